@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# One-step setup: Debian GL packages (when root), a virtual environment in .venv, and tango
+# installed into it with the pinned, tested versions. Idempotent: a second run with the same
+# pyproject.toml and pins returns in a second.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DEBIAN_PACKAGES=(libegl1 libegl-mesa0 libgl1-mesa-dri libgles2)
+missing=()
+if command -v dpkg-query >/dev/null 2>&1; then
+    for pkg in "${DEBIAN_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+    done
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "setup: installing Debian packages: ${missing[*]}"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    else
+        echo "setup: headless rendering needs these Debian packages: ${missing[*]}" >&2
+        echo "setup: run as root:  apt-get install -y ${missing[*]}" >&2
+    fi
+fi
+
+PYTHON=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+    echo "setup: creating .venv with $($PYTHON --version)"
+    "$PYTHON" -m venv .venv
+fi
+stamp=.venv/.tango-setup-stamp
+want=$(cat pyproject.toml requirements/pins.txt | sha256sum | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    echo "setup: installing tango and its pinned dependencies into .venv (first run: a few minutes)"
+    .venv/bin/python -m pip install -q --upgrade pip wheel setuptools
+    # torch pins go in the same command as everything else, or the resolver picks other builds.
+    .venv/bin/python -m pip install -q -c requirements/pins.txt \
+        torch torchvision habitat-lab numpy opencv-python-headless -e ".[dev]"
+    echo "$want" > "$stamp"
+fi

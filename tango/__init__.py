@@ -1,0 +1,3 @@
+"""tango: zero-shot embodied agents that run LLM-written programs over navigation and perception primitives."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,101 @@
+"""Chat completions through the openai SDK against any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama).
+
+Retries with exponential backoff on 429, 5xx, timeouts and connection errors are the SDK's own
+(`max_retries`); what reaches the caller after that is an `LLMError` with the reason.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+
+class LLMError(RuntimeError):
+    """A chat request that failed after all retries (the message names the cause)."""
+
+
+@dataclass
+class LLMConfig:
+    """Where and how to call the model; empty base_url/api_key fall back to OPENAI_BASE_URL/OPENAI_API_KEY."""
+
+    model: str = "gpt-4o-mini"
+    base_url: str = ""
+    api_key: str = ""
+    timeout_s: float = 60.0
+    max_retries: int = 4
+    temperature: float = 0.0
+    max_tokens: int = 1024
+    extra_body: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ChatResponse:
+    """The text the model returned and what it cost."""
+
+    text: str
+    model: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+def text_content(text: str) -> dict[str, Any]:
+    """A text part of a multi-part chat message."""
+    return {"type": "text", "text": text}
+
+
+def image_content(image: np.ndarray, fmt: str = "PNG") -> dict[str, Any]:
+    """An HxWx3 uint8 image as an inline data-URL image part of a chat message."""
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.fromarray(np.asarray(image, dtype=np.uint8)).save(buffer, format=fmt)
+    encoded = base64.b64encode(buffer.getvalue()).decode("ascii")
+    return {"type": "image_url", "image_url": {"url": f"data:image/{fmt.lower()};base64,{encoded}"}}
+
+
+class ChatClient:
+    """A thin, typed wrapper over `openai.OpenAI().chat.completions.create` that counts tokens."""
+
+    def __init__(self, config: LLMConfig) -> None:
+        import openai
+
+        self.config = config
+        base_url = config.base_url or os.environ.get("OPENAI_BASE_URL") or None
+        api_key = config.api_key or os.environ.get("OPENAI_API_KEY") or "not-needed"
+        self._openai = openai
+        self._client = openai.OpenAI(
+            base_url=base_url, api_key=api_key, timeout=config.timeout_s, max_retries=config.max_retries
+        )
+        self.calls = 0
+        self.prompt_tokens = 0
+        self.completion_tokens = 0
+
+    def complete(self, messages: list[dict[str, Any]]) -> ChatResponse:
+        """Send one chat request; raise LLMError once the SDK's retries are exhausted."""
+        self.calls += 1
+        try:
+            response = self._client.chat.completions.create(
+                model=self.config.model,
+                messages=messages,  # type: ignore[arg-type]
+                temperature=self.config.temperature,
+                max_tokens=self.config.max_tokens,
+                extra_body=self.config.extra_body or None,
+            )
+        except self._openai.APITimeoutError as error:
+            raise LLMError(f"timeout after {self.config.timeout_s}s: {error}") from error
+        except self._openai.APIStatusError as error:
+            raise LLMError(f"HTTP {error.status_code}: {error.message}") from error
+        except self._openai.APIConnectionError as error:
+            raise LLMError(f"connection failed: {error}") from error
+        usage = response.usage
+        prompt_tokens = usage.prompt_tokens if usage else 0
+        completion_tokens = usage.completion_tokens if usage else 0
+        self.prompt_tokens += prompt_tokens
+        self.completion_tokens += completion_tokens
+        text = response.choices[0].message.content or "" if response.choices else ""
+        return ChatResponse(text, response.model or self.config.model, prompt_tokens, completion_tokens)
