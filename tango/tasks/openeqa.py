@@ -1,0 +1,118 @@
+"""OpenEQA (A-EQA, active embodied question answering): question loading.
+
+`open-eqa-v0.json` is a list of `{question, answer, category, question_id, episode_history, extra_answers?}`.
+`episode_history` ("hm3d-v0/000-hm3d-BFRyYbPCCPE") names the scene: the part after the second "-" of its last
+path component. The published file has no start pose (A-EQA takes it from the first frame of the history);
+tango reads it from an optional `episode_starts.json` beside the questions, mapping episode_history to
+`{scene_id, start_position, start_rotation}` (the synthetic generator writes one).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tango.tasks.episodes import DatasetError, Quat, Vec3, quat, read_json, require, vec3
+
+CATEGORIES = (
+    "object recognition",
+    "attribute recognition",
+    "object state recognition",
+    "object localization",
+    "spatial understanding",
+    "functional reasoning",
+    "world knowledge",
+)
+STARTS_FILE = "episode_starts.json"
+
+
+@dataclass(frozen=True)
+class EpisodeStart:
+    """Where an episode history starts: the scene file and the agent's pose."""
+
+    scene_id: str
+    start_position: Vec3
+    start_rotation: Quat
+
+
+@dataclass(frozen=True)
+class EQAQuestion:
+    """One OpenEQA question with its reference answer(s) and, when known, the start pose."""
+
+    question: str
+    answer: str
+    category: str
+    question_id: str
+    episode_history: str
+    extra_answers: tuple[str, ...] | None = None
+    start: EpisodeStart | None = None
+    source_file: str = field(default="", compare=False)
+
+    @property
+    def scene(self) -> str:
+        """The scene name inside episode_history ("BFRyYbPCCPE" from "hm3d-v0/000-hm3d-BFRyYbPCCPE")."""
+        return scene_from_history(self.episode_history)
+
+
+def scene_from_history(episode_history: str) -> str:
+    """The scene name of an episode history: its last path component after "{index}-{dataset}-"."""
+    last = episode_history.rstrip("/").split("/")[-1]
+    parts = last.split("-", 2)
+    return parts[2] if len(parts) == 3 else last
+
+
+def load_episodes(path: str | os.PathLike[str]) -> list[EQAQuestion]:
+    """The questions of an OpenEQA file, with start poses from `episode_starts.json` beside it when present."""
+    file = Path(path)
+    data = read_json(file)
+    if not isinstance(data, list):
+        raise DatasetError(file, "top level must be a JSON list of questions")
+    starts = _load_starts(file.parent / STARTS_FILE)
+    return [_question(raw, i, file, starts) for i, raw in enumerate(data)]
+
+
+def _load_starts(file: Path) -> dict[str, EpisodeStart] | None:
+    if not file.exists():
+        return None
+    data = read_json(file)
+    if not isinstance(data, dict):
+        raise DatasetError(file, "top level must be a JSON object keyed by episode_history")
+    return {
+        history: EpisodeStart(
+            scene_id=str(require(raw, "scene_id", file, history)),
+            start_position=vec3(
+                require(raw, "start_position", file, history), file, f"{history} start_position"
+            ),
+            start_rotation=quat(
+                require(raw, "start_rotation", file, history), file, f"{history} start_rotation"
+            ),
+        )
+        for history, raw in data.items()
+    }
+
+
+def _question(raw: Any, index: int, file: Path, starts: dict[str, EpisodeStart] | None) -> EQAQuestion:
+    what = f"question {index}"
+    history = str(require(raw, "episode_history", file, what))
+    extra = raw.get("extra_answers")
+    if extra is not None and not isinstance(extra, list):
+        raise DatasetError(file, f"{what} extra_answers must be a list")
+    start = None
+    if starts is not None:
+        if history not in starts:
+            raise DatasetError(
+                file.parent / STARTS_FILE, f"no start pose for episode_history {history!r} ({what})"
+            )
+        start = starts[history]
+    return EQAQuestion(
+        question=str(require(raw, "question", file, what)),
+        answer=str(require(raw, "answer", file, what)),
+        category=str(require(raw, "category", file, what)),
+        question_id=str(require(raw, "question_id", file, what)),
+        episode_history=history,
+        extra_answers=tuple(str(a) for a in extra) if extra is not None else None,
+        start=start,
+        source_file=str(file),
+    )
