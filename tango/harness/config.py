@@ -1,0 +1,52 @@
+"""The `eval.*` settings of `python -m tango.eval` (mirrors configs/eval.yaml), validated with clear errors."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+
+class ConfigError(ValueError):
+    """An eval setting is unknown or out of range; the message names the key."""
+
+
+@dataclass(frozen=True)
+class EvalConfig:
+    """How many episodes, where results go, and how the run is split and parallelised.
+
+    `num_episodes` <= 0 means all episodes of the split. Shards take every `num_shards`-th episode of the
+    selected list starting at `shard`. `seed` is the base of the per-episode seeds.
+    """
+
+    output_dir: str
+    num_episodes: int = -1
+    num_workers: int = 1
+    shard: int = 0
+    num_shards: int = 1
+    seed: int = 0
+    video: bool = False
+    video_fps: int = 10
+    resume: bool = True
+    progress: bool = True
+    report: bool = True
+
+    def __post_init__(self) -> None:
+        if not self.output_dir:
+            raise ConfigError("eval.output_dir must be set")
+        if self.num_workers < 1:
+            raise ConfigError(f"eval.num_workers must be >= 1, got {self.num_workers}")
+        if self.num_shards < 1:
+            raise ConfigError(f"eval.num_shards must be >= 1, got {self.num_shards}")
+        if not 0 <= self.shard < self.num_shards:
+            raise ConfigError(f"eval.shard must be in [0, {self.num_shards}), got {self.shard}")
+        if self.video_fps < 1:
+            raise ConfigError(f"eval.video_fps must be >= 1, got {self.video_fps}")
+
+    @classmethod
+    def from_dict(cls, values: dict[str, Any]) -> "EvalConfig":
+        """Build from the `eval` node of the resolved config; unknown keys are an error."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise ConfigError(f"unknown eval setting(s) {unknown}; known: {sorted(known)}")
+        return cls(**{key: value for key, value in values.items()})

@@ -1,0 +1,153 @@
+"""Runs episodes in this process (1 worker) or in a pool of spawned processes, each with its own runner.
+
+Each worker builds its runner once (environment and models) and then takes episodes one by one; results come
+back to the parent, which alone writes the results file. Per-episode seeds make the results independent of
+which worker ran an episode. A worker that dies (e.g. a segfault in a native library) breaks the pool: the
+episodes it had not finished are rerun in a fresh pool, and an episode that was in flight in two crashes is
+recorded as an error `WorkerCrashed` so the run still ends.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from typing import Any
+
+from tango.harness.episode import EpisodeSpec, TaskPlugin
+from tango.harness.worker import EpisodeJob, EpisodeWorker
+
+log = logging.getLogger(__name__)
+
+INFLIGHT_DIR = ".inflight"
+MAX_CRASHES_PER_EPISODE = 2
+
+_worker: EpisodeWorker | None = None
+
+
+def _init_worker(job: EpisodeJob) -> None:
+    """Pool initializer: build this process's runner once (a process global is what a pool worker has)."""
+    global _worker
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    _worker = EpisodeWorker(job)
+
+
+def _inflight_file(job: EpisodeJob) -> Path:
+    return Path(job.run_dir) / INFLIGHT_DIR / str(os.getpid())
+
+
+def _run_in_worker(spec: EpisodeSpec) -> dict[str, Any]:
+    """Pool task: mark the episode in flight (for crash attribution), run it, clear the mark."""
+    assert _worker is not None, "pool worker used before its initializer ran"
+    marker = _inflight_file(_worker.job)
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.write_text(spec.episode_id)
+    record = _worker.execute(spec)
+    marker.unlink(missing_ok=True)
+    return record
+
+
+def _crashed_episode_ids(run_dir: Path) -> set[str]:
+    """Episode ids left marked in flight by workers that died; the marks are removed."""
+    folder = run_dir / INFLIGHT_DIR
+    ids = set()
+    for marker in folder.glob("*") if folder.is_dir() else []:
+        ids.add(marker.read_text())
+        marker.unlink()
+    return ids
+
+
+def crash_record(spec: EpisodeSpec, job: EpisodeJob, plugin: TaskPlugin) -> dict[str, Any]:
+    """The error record of an episode whose worker process died twice while running it."""
+    failure = plugin.failure_metrics(spec)
+    return {
+        "episode_id": spec.episode_id,
+        "task": job.task,
+        "scene_id": spec.scene_id,
+        "instruction": spec.instruction,
+        "program": "",
+        "program_source": "",
+        "metrics": dict(failure),
+        "num_steps": 0,
+        "failure_reason": f"WorkerCrashed: the worker process died while running this episode "
+        f"{MAX_CRASHES_PER_EPISODE} times",
+        "status": "error",
+        "error_type": "WorkerCrashed",
+        "subtasks": [{"goal_type": goal_type, **failure} for goal_type in spec.subtask_goal_types],
+        "trace_path": None,
+        "video_path": None,
+        "thumbnail_path": None,
+    }
+
+
+def run_episodes(
+    specs: Sequence[EpisodeSpec],
+    job: EpisodeJob,
+    plugin: TaskPlugin,
+    num_workers: int,
+    on_record: Callable[[dict[str, Any]], None],
+) -> None:
+    """Run every spec once and hand each record to `on_record` (in the calling process) as it finishes."""
+    if not specs:
+        return
+    if num_workers == 1:
+        worker = EpisodeWorker(job, plugin)
+        try:
+            for spec in specs:
+                on_record(worker.execute(spec))
+        finally:
+            worker.close()
+        return
+    _run_in_pool(list(specs), job, plugin, num_workers, on_record)
+
+
+def _run_in_pool(
+    specs: list[EpisodeSpec],
+    job: EpisodeJob,
+    plugin: TaskPlugin,
+    num_workers: int,
+    on_record: Callable[[dict[str, Any]], None],
+) -> None:
+    crashes: Counter[str] = Counter()
+    pending = specs
+    _crashed_episode_ids(Path(job.run_dir))
+    while pending:
+        done: set[str] = set()
+        context = multiprocessing.get_context("spawn")
+        pool = ProcessPoolExecutor(
+            max_workers=min(num_workers, len(pending)),
+            mp_context=context,
+            initializer=_init_worker,
+            initargs=(job,),
+        )
+        try:
+            futures: dict[Future[dict[str, Any]], EpisodeSpec] = {
+                pool.submit(_run_in_worker, spec): spec for spec in pending
+            }
+            for future in as_completed(futures):
+                record = future.result()
+                done.add(futures[future].episode_id)
+                on_record(record)
+            pending = []
+        except BrokenProcessPool:
+            crashed = _crashed_episode_ids(Path(job.run_dir))
+            log.error("a worker process died while running %s; restarting the pool", sorted(crashed) or "?")
+            crashes.update(crashed)
+            remaining = []
+            for spec in pending:
+                if spec.episode_id in done:
+                    continue
+                if crashes[spec.episode_id] >= MAX_CRASHES_PER_EPISODE:
+                    on_record(crash_record(spec, job, plugin))
+                else:
+                    remaining.append(spec)
+            if not crashed:
+                raise
+            pending = remaining
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)

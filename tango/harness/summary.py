@@ -1,0 +1,109 @@
+"""summary.json: per-metric means over all attempted episodes (errors scored as failures), counts, cost."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import Any
+
+from rich.table import Table
+
+from tango.tasks.measures import aggregate_subtasks
+
+
+def _failure_category(reason: str) -> str:
+    """The part of a failure reason before the first colon, used to group reasons."""
+    return reason.split(":", 1)[0].strip()
+
+
+def summarize(
+    records: list[dict[str, Any]],
+    task: str,
+    wall_time_s: float,
+    configs: dict[str, Any] | None = None,
+    num_planned: int | None = None,
+) -> dict[str, Any]:
+    """The run summary of these records.
+
+    Metric means are over every attempted episode: the harness gives an episode that raised its task's failure
+    metrics (e.g. success 0), so an error lowers the mean instead of vanishing from it. A metric that some
+    episodes lack (e.g. an LLM-Match score the judge could not give) is averaged over those that have it, and
+    `metric_counts` says over how many.
+    """
+    sums: dict[str, float] = defaultdict(float)
+    counts: dict[str, int] = defaultdict(int)
+    for record in records:
+        for name, value in (record.get("metrics") or {}).items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                sums[name] += float(value)
+                counts[name] += 1
+    errors = [record for record in records if record.get("status") == "error"]
+    failure_reasons = Counter(
+        _failure_category(str(record["failure_reason"]))
+        for record in records
+        if record.get("failure_reason") and record.get("status") != "error"
+    )
+    total_steps = sum(int(record.get("num_steps") or 0) for record in records)
+    episode_time = sum(float(record.get("wall_time_s") or 0.0) for record in records)
+    subtasks = [subtask for record in records for subtask in record.get("subtasks") or []]
+    summary: dict[str, Any] = {
+        "task": task,
+        "num_episodes": len(records),
+        "num_planned": num_planned if num_planned is not None else len(records),
+        "num_ok": len(records) - len(errors),
+        "num_errors": len(errors),
+        "errors_by_reason": dict(Counter(str(record.get("error_type") or "error") for record in errors)),
+        "failure_reasons": dict(failure_reasons),
+        "judge_errors": sum(1 for record in records if (record.get("extra") or {}).get("judge_error")),
+        "metrics": {name: sums[name] / counts[name] for name in sorted(sums)},
+        "metric_counts": {name: counts[name] for name in sorted(counts)},
+        "total_steps": total_steps,
+        "wall_time_s": wall_time_s,
+        "episode_time_s": episode_time,
+        "steps_per_s": total_steps / wall_time_s if wall_time_s > 0 else 0.0,
+        "steps_per_s_per_worker": total_steps / episode_time if episode_time > 0 else 0.0,
+        "episodes_per_hour": 3600.0 * len(records) / wall_time_s if wall_time_s > 0 else 0.0,
+        "llm": {
+            "calls": sum(int(record.get("llm_calls") or 0) for record in records),
+            "prompt_tokens": sum(int(record.get("prompt_tokens") or 0) for record in records),
+            "completion_tokens": sum(int(record.get("completion_tokens") or 0) for record in records),
+        },
+        "success_distance": ((configs or {}).get("task") or {}).get("success_distance"),
+        "configs": configs or {},
+    }
+    if subtasks:
+        summary["subtasks"] = aggregate_subtasks(subtasks)
+    return summary
+
+
+def summary_table(summary: dict[str, Any]) -> Table:
+    """A rich table of the summary's metrics and counts, printed at the end of a run."""
+    table = Table(title=f"tango eval: {summary['task']}", show_header=True)
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    table.add_row("episodes", f"{summary['num_episodes']} ({summary['num_errors']} errors)")
+    for name, value in summary["metrics"].items():
+        table.add_row(name, f"{value:.4f}")
+    subtasks = summary.get("subtasks")
+    if subtasks:
+        table.add_row("subtasks", str(subtasks["count"]))
+        for name in ("success", "spl"):
+            if name in subtasks["metrics"]:
+                table.add_row(f"subtask {name}", f"{subtasks['metrics'][name]:.4f}")
+        for goal_type, group in subtasks["by_goal_type"].items():
+            for name in ("success", "spl"):
+                if name in group["metrics"]:
+                    table.add_row(
+                        f"  {goal_type} {name} (n={group['count']})", f"{group['metrics'][name]:.4f}"
+                    )
+    for reason, count in sorted(summary["errors_by_reason"].items()):
+        table.add_row(f"error: {reason}", str(count))
+    for reason, count in sorted(summary["failure_reasons"].items()):
+        table.add_row(f"failure: {reason}", str(count))
+    table.add_row("steps/s", f"{summary['steps_per_s']:.1f}")
+    table.add_row("wall time (s)", f"{summary['wall_time_s']:.1f}")
+    llm = summary["llm"]
+    if llm["calls"]:
+        table.add_row(
+            "LLM calls / tokens", f"{llm['calls']} / {llm['prompt_tokens'] + llm['completion_tokens']}"
+        )
+    return table
