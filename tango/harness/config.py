@@ -43,7 +43,7 @@ class EvalConfig:
             raise ConfigError(f"eval.video_fps must be >= 1, got {self.video_fps}")
 
     @classmethod
-    def from_dict(cls, values: dict[str, Any]) -> "EvalConfig":
+    def from_dict(cls, values: dict[str, Any]) -> EvalConfig:
         """Build from the `eval` node of the resolved config; unknown keys are an error."""
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(values) - known)

@@ -45,7 +45,7 @@ class FakeTaskConfig:
     frame_size: int = 32
 
     @classmethod
-    def from_dict(cls, values: dict[str, Any]) -> "FakeTaskConfig":
+    def from_dict(cls, values: dict[str, Any]) -> FakeTaskConfig:
         known = {f.name for f in fields(cls)}
         return cls(**{key: value for key, value in values.items() if key in known})
 

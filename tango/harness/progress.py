@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Self
 
 from rich.console import Console
 from rich.progress import (
@@ -45,11 +45,11 @@ class RunProgress:
         )
         self._bar = self._progress.add_task(task, total=total, completed=already_done, rate="-", score="")
 
-    def __enter__(self) -> "RunProgress":
+    def __enter__(self) -> Self:
         self._progress.start()
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self._progress.stop()
 
     def update(self, record: dict[str, Any]) -> None:

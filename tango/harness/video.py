@@ -100,7 +100,7 @@ class EpisodeFrames:
                 macro_block_size=2,
                 ffmpeg_log_level="error",
             )
-        elif (frame.shape[1], frame.shape[0]) != self._size:
+        elif self._size is not None and (frame.shape[1], frame.shape[0]) != self._size:
             frame = np.asarray(Image.fromarray(frame).resize(self._size, Image.Resampling.NEAREST))
         self._writer.append_data(frame)
         self.num_frames += 1

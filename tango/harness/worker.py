@@ -96,7 +96,7 @@ class EpisodeWorker:
         error: BaseException | None = None
         try:
             result = self.runner.run(spec, ctx)
-        except Exception as caught:  # an episode's failure is a result, not the end of the run
+        except Exception as caught:  # noqa: BLE001  (an episode's failure is a result, not the end of the run)
             log.warning("episode %s raised %s: %s", spec.episode_id, type(caught).__name__, caught)
             error = caught
             result = EpisodeResult()

@@ -1,0 +1,167 @@
+"""OpenEQA answer scoring: LLM-Match (a judge LLM marks 1-5, score 100 * (mark - 1) / 4) and an offline score.
+
+The judge reply must contain exactly one mark, the integer 1-5 after "Your mark:" (or be just that integer,
+since the prompt ends with "Your mark:"). A reply with no mark or several is a judge error: the request is
+retried, and after the last attempt the error is reported with the episode, never averaged in.
+The offline `normalised_match` score (exact match after normalisation, else token F1, times 100) is a
+different, cruder measure and is always reported under that name, never as LLM-Match.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from tango.llm import ChatClient, LLMError
+
+MARK_PATTERN = re.compile(r"your mark:\s*\**\s*(\d+)", re.IGNORECASE)
+BARE_MARK_PATTERN = re.compile(r"^\s*\**\s*(\d+)\s*\**\s*\.?\s*$")
+ARTICLES = {"a", "an", "the"}
+
+JUDGE_PROMPT = """You are grading an answer to a question about an indoor scene.
+Compare the response with the reference answer (any alternative reference counts as equally correct) and
+rate how well the response agrees with it on this 1-5 scale:
+5: the response says the same thing as the reference.
+4: the response agrees with the reference with a small omission or harmless extra detail.
+3: the response is partly right: it gets some of what the reference says.
+2: the response is mostly wrong but shares a minor point with the reference.
+1: the response is wrong, unrelated, or does not answer.
+Judge meaning, not wording. Reply with one line of the form "Your mark: N" and nothing else.
+
+Question: {question}
+Reference answer: {answer}{extra}
+Response: {prediction}
+Your mark:"""
+
+
+class JudgeError(ValueError):
+    """The judge's reply did not hold exactly one mark from 1 to 5."""
+
+
+@dataclass(frozen=True)
+class JudgeConfig:
+    """configs/task/openeqa.yaml `judge`: whether to call the judge, which model, and how often to retry."""
+
+    enabled: bool = False
+    model: str = "gpt-4o-mini"
+    base_url: str = ""
+    max_attempts: int = 3
+
+
+@dataclass
+class JudgeResult:
+    """A mark (and its LLM-Match score) or the error of the last attempt; `replies` are the raw judge texts."""
+
+    mark: int | None
+    score: float | None
+    attempts: int
+    error: str | None = None
+    replies: list[str] = field(default_factory=list)
+
+
+def parse_mark(reply: str) -> int:
+    """The single mark in a judge reply; JudgeError when there is none, several, or one outside 1-5."""
+    marks = MARK_PATTERN.findall(reply)
+    if not marks:
+        bare = BARE_MARK_PATTERN.match(reply)
+        marks = [bare.group(1)] if bare else []
+    if len(marks) != 1:
+        raise JudgeError(
+            f"expected exactly one mark after 'Your mark:', found {len(marks)} in {reply[:200]!r}"
+        )
+    mark = int(marks[0])
+    if not 1 <= mark <= 5:
+        raise JudgeError(f"mark {mark} is outside 1-5 in {reply[:200]!r}")
+    return mark
+
+
+def llm_match_score(mark: int) -> float:
+    """LLM-Match score of one mark: 100 * (mark - 1) / 4."""
+    return 100.0 * (mark - 1) / 4.0
+
+
+def judge_prompt(question: str, answer: str, prediction: str, extra_answers: list[str] | None = None) -> str:
+    """The judge prompt for one answer."""
+    extra = f"\nAlternative reference answers: {'; '.join(extra_answers)}" if extra_answers else ""
+    return JUDGE_PROMPT.format(question=question, answer=answer, extra=extra, prediction=prediction)
+
+
+class LLMMatchJudge:
+    """Marks answers with a judge LLM through the shared OpenAI-compatible client."""
+
+    def __init__(self, client: ChatClient, max_attempts: int = 3) -> None:
+        if max_attempts < 1:
+            raise ValueError(f"judge max_attempts must be >= 1, got {max_attempts}")
+        self.client = client
+        self.max_attempts = max_attempts
+
+    def judge(
+        self, question: str, answer: str, prediction: str, extra_answers: list[str] | None = None
+    ) -> JudgeResult:
+        """Ask until one valid mark comes back or attempts run out; transport and parse errors both retry."""
+        messages = [{"role": "user", "content": judge_prompt(question, answer, prediction, extra_answers)}]
+        replies: list[str] = []
+        error = ""
+        for attempt in range(1, self.max_attempts + 1):
+            try:
+                reply = self.client.complete(messages).text
+            except LLMError as failure:
+                error = f"judge request failed: {failure}"
+                continue
+            replies.append(reply)
+            try:
+                mark = parse_mark(reply)
+            except JudgeError as failure:
+                error = str(failure)
+                continue
+            return JudgeResult(mark, llm_match_score(mark), attempt, None, replies)
+        return JudgeResult(
+            None, None, self.max_attempts, f"judge error after {self.max_attempts} attempts: {error}", replies
+        )
+
+
+def normalise_answer(text: str) -> str:
+    """Lower case, no punctuation, no articles, single spaces."""
+    lowered = text.lower().translate(str.maketrans("", "", string.punctuation))
+    return " ".join(word for word in lowered.split() if word not in ARTICLES)
+
+
+def _token_f1(prediction: str, reference: str) -> float:
+    predicted, expected = prediction.split(), reference.split()
+    common = sum((Counter(predicted) & Counter(expected)).values())
+    if common == 0:
+        return 0.0
+    precision, recall = common / len(predicted), common / len(expected)
+    return 2 * precision * recall / (precision + recall)
+
+
+def normalised_match_score(prediction: str, answers: list[str]) -> float:
+    """Offline score 0-100: 100 for a normalised exact match with any reference, else the best token F1 x 100."""
+    predicted = normalise_answer(prediction)
+    references = [normalise_answer(answer) for answer in answers if answer]
+    if not predicted or not references:
+        return 0.0
+    if predicted in references:
+        return 100.0
+    return 100.0 * max(_token_f1(predicted, reference) for reference in references)
+
+
+def score_answer(
+    question: str,
+    answer: str,
+    prediction: str,
+    extra_answers: list[str] | None = None,
+    judge: LLMMatchJudge | None = None,
+) -> tuple[dict[str, float], dict[str, Any]]:
+    """Metrics (`normalised_match`, and `llm_match` when judged) and extras (mark, attempts, judge_error)."""
+    metrics = {"normalised_match": normalised_match_score(prediction, [answer, *(extra_answers or [])])}
+    extra: dict[str, Any] = {"prediction": prediction}
+    if judge is not None:
+        result = judge.judge(question, answer, prediction, extra_answers)
+        extra.update(judge_mark=result.mark, judge_attempts=result.attempts, judge_error=result.error)
+        if result.score is not None:
+            metrics["llm_match"] = result.score
+    return metrics, extra
