@@ -1,0 +1,129 @@
+"""Obstacle, navigable and explored layers of the top-down map, and the frontier waypoints between them."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from tango.agent.observation import Observation
+from tango.mapping.config import MapConfig
+from tango.mapping.frontiers import detect_frontiers
+from tango.mapping.geometry import MapGrid, camera_yaw, depth_to_world_points
+
+RAY_STEP_PX = 0.5
+
+
+class ObstacleMap:
+    """Obstacles from depth points in a height band; navigable = not (obstacles dilated by the agent radius);
+    explored = cells swept by field-of-view rays up to max depth, stopping where the map stops being navigable
+    (the inflated walls leave no gaps for rays to slip through; the agent's own inflation radius never blocks).
+
+    Every update touches only the window that the frame can see, so its cost does not grow with the map size.
+    """
+
+    def __init__(self, config: MapConfig | None = None) -> None:
+        self.config = config or MapConfig()
+        self.grid = MapGrid(self.config.size_px, self.config.pixels_per_meter)
+        size = self.config.size_px
+        self.obstacles = np.zeros((size, size), dtype=bool)
+        self.navigable = np.ones((size, size), dtype=bool)
+        self.explored = np.zeros((size, size), dtype=bool)
+        kernel = int(self.config.pixels_per_meter * self.config.agent_radius * 2)
+        kernel += int(kernel % 2 == 0)
+        self._kernel = np.ones((kernel, kernel), np.uint8)
+        self.version = 0
+        self._frontier_cache: tuple[int, np.ndarray] | None = None
+
+    @property
+    def inflation_px(self) -> int:
+        """How many pixels the agent radius dilates each obstacle by."""
+        return self._kernel.shape[0] // 2
+
+    def update(self, obs: Observation) -> None:
+        """Fuse one frame: obstacles from its depth, then the area its field of view reveals."""
+        floor_y = float(obs.agent_position[1])
+        self.add_depth(obs.depth, obs.intrinsics(), obs.camera_pose, floor_y)
+        self.reveal(obs.camera_pose, obs.hfov_deg)
+
+    def add_depth(
+        self, depth: np.ndarray, intrinsics: np.ndarray, camera_pose: np.ndarray, floor_y: float
+    ) -> None:
+        """Mark the cells under depth points whose height above the floor lies in the obstacle band."""
+        points = depth_to_world_points(depth, intrinsics, camera_pose, self.config.max_depth)
+        height = points[:, 1] - floor_y
+        band = (height >= self.config.min_obstacle_height) & (height <= self.config.max_obstacle_height)
+        self.mark_obstacles(points[band])
+
+    def mark_obstacles(self, points: np.ndarray) -> None:
+        """Mark world points (N, 3) as obstacles (also used for collisions) and refresh navigability locally."""
+        pixels = self.grid.world_to_pixel(points) if len(points) else np.zeros((0, 2), np.int64)
+        pixels = pixels[self.grid.in_bounds(pixels)]
+        if len(pixels) == 0:
+            return
+        fresh = ~self.obstacles[pixels[:, 0], pixels[:, 1]]
+        if not fresh.any():
+            return
+        pixels = pixels[fresh]
+        self.obstacles[pixels[:, 0], pixels[:, 1]] = True
+        self._refresh_navigable(
+            pixels[:, 0].min(), pixels[:, 0].max(), pixels[:, 1].min(), pixels[:, 1].max()
+        )
+        self.version += 1
+
+    def _refresh_navigable(self, r0: int, r1: int, c0: int, c1: int) -> None:
+        pad = self.inflation_px
+        size = self.config.size_px
+        top, bottom = max(0, r0 - pad), min(size, r1 + pad + 1)
+        left, right = max(0, c0 - pad), min(size, c1 + pad + 1)
+        src_top, src_bottom = max(0, top - pad), min(size, bottom + pad)
+        src_left, src_right = max(0, left - pad), min(size, right + pad)
+        window = self.obstacles[src_top:src_bottom, src_left:src_right].astype(np.uint8)
+        dilated = cv2.dilate(window, self._kernel, borderType=cv2.BORDER_CONSTANT, borderValue=(0,))
+        inner = dilated[top - src_top : bottom - src_top, left - src_left : right - src_left]
+        self.navigable[top:bottom, left:right] = inner == 0
+
+    def reveal(self, camera_pose: np.ndarray, hfov_deg: float) -> None:
+        """Mark as explored the cells that rays across the horizontal field of view reach before leaving free space."""
+        origin = self.grid.world_to_pixel(camera_pose[:3, 3][None])[0].astype(np.float64)
+        max_len = self.config.max_depth * self.config.pixels_per_meter
+        half_fov = np.deg2rad(hfov_deg) / 2.0
+        num_rays = int(np.ceil(2.0 * half_fov * max_len)) + 1
+        # Heading yaw points along world (x, z) = (-sin yaw, -cos yaw): +rows and -cols in the grid.
+        angles = camera_yaw(camera_pose) + np.linspace(-half_fov, half_fov, num_rays)
+        steps = np.arange(0.0, max_len + RAY_STEP_PX, RAY_STEP_PX)
+        rows = np.rint(origin[0] + np.cos(angles)[:, None] * steps[None, :]).astype(np.int64)
+        cols = np.rint(origin[1] - np.sin(angles)[:, None] * steps[None, :]).astype(np.int64)
+        size = self.config.size_px
+        inside = (rows >= 0) & (rows < size) & (cols >= 0) & (cols < size)
+        blocked = ~inside
+        blocked[inside] = ~self.navigable[rows[inside], cols[inside]]
+        blocked[:, steps <= self.inflation_px] &= ~inside[:, steps <= self.inflation_px]
+        first_block = np.where(blocked.any(axis=1), blocked.argmax(axis=1), steps.size)
+        seen = np.arange(steps.size)[None, :] < first_block[:, None]
+        if seen.any():
+            self.explored[rows[seen], cols[seen]] = True
+            self.version += 1
+
+    def frontier_pixels(self) -> np.ndarray:
+        """(N, 2) float (row, col) midpoints of the frontiers (cached until the map changes)."""
+        if self._frontier_cache is None or self._frontier_cache[0] != self.version:
+            cfg = self.config
+            ppm2 = cfg.pixels_per_meter**2
+            pixels = detect_frontiers(
+                self.navigable,
+                self.explored,
+                min_frontier_px=round(cfg.min_frontier_size * cfg.pixels_per_meter),
+                min_unexplored_px=round(cfg.min_unexplored_area * ppm2),
+            )
+            self._frontier_cache = (self.version, pixels)
+        return self._frontier_cache[1]
+
+    def frontiers(self, y: float = 0.0) -> np.ndarray:
+        """(N, 3) world points of the frontier midpoints at height y."""
+        pixels = self.frontier_pixels()
+        return self.grid.pixel_to_world(pixels, y) if len(pixels) else np.zeros((0, 3))
+
+    def is_navigable(self, point: np.ndarray) -> bool:
+        """Whether the world point's cell is inside the map and navigable."""
+        px = self.grid.world_to_pixel(np.asarray(point)[None])
+        return bool(self.grid.in_bounds(px)[0] and self.navigable[px[0, 0], px[0, 1]])

@@ -1,0 +1,90 @@
+"""Language-grounded value map with VLFM's confidence-weighted fusion, one channel per prompt."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from tango.agent.observation import Observation
+from tango.mapping.config import MapConfig
+from tango.mapping.fov_patch import FovPatch, FovProjector
+from tango.mapping.geometry import effective_depth
+
+DECISION_THRESHOLD = 0.35
+
+
+class ValueMap:
+    """Per-cell values (size, size, channels) and confidence (size, size), fused frame by frame.
+
+    Fusion (VLFM's default weighted rule): a new confidence below 0.35 that is also below the stored one is
+    dropped; otherwise v = (c_old v_old + c_new v_new) / (c_old + c_new), c = (c_old^2 + c_new^2) / (c_old + c_new).
+    Only the frame's window is touched; cells outside it are unchanged, exactly as a full-map fusion leaves them.
+    """
+
+    def __init__(self, channels: int, config: MapConfig | None = None) -> None:
+        self.config = config or MapConfig()
+        size = self.config.size_px
+        self.channels = channels
+        self.values = np.zeros((size, size, channels), np.float32)
+        self.confidence = np.zeros((size, size), np.float32)
+        self.projector = FovProjector(
+            self.config.pixels_per_meter, size, self.config.min_depth, self.config.max_depth
+        )
+        self._disks: dict[int, np.ndarray] = {}
+
+    def project(self, obs: Observation) -> FovPatch:
+        """The FOV patch of an observation (shared with the feature memory so it is computed once)."""
+        depth = effective_depth(obs.depth, self.config.min_depth, self.config.max_depth)
+        return self.projector.project(depth, obs.camera_pose, obs.hfov_deg)
+
+    def update(self, obs: Observation, scores: np.ndarray) -> FovPatch:
+        """Project the frame and fuse its per-prompt scores; returns the patch used."""
+        patch = self.project(obs)
+        self.fuse(patch, scores)
+        return patch
+
+    def fuse(self, patch: FovPatch, scores: np.ndarray) -> None:
+        """Fuse one score per channel over the patch's cells with the confidence-weighted rule."""
+        scores = np.asarray(scores, dtype=np.float32).reshape(-1)
+        if scores.shape[0] != self.channels:
+            raise ValueError(f"value map has {self.channels} channels but got {scores.shape[0]} scores")
+        h, w = patch.confidence.shape
+        rows, cols = slice(patch.row0, patch.row0 + h), slice(patch.col0, patch.col0 + w)
+        old_conf = self.confidence[rows, cols]
+        new_conf = patch.confidence.copy()
+        new_conf[(new_conf < DECISION_THRESHOLD) & (new_conf < old_conf)] = 0
+        total = old_conf + new_conf
+        with np.errstate(divide="ignore", invalid="ignore"):
+            w_old = old_conf / total
+            w_new = new_conf / total
+        fused = self.values[rows, cols] * w_old[..., None] + scores * w_new[..., None]
+        self.values[rows, cols] = np.nan_to_num(fused)
+        self.confidence[rows, cols] = np.nan_to_num(old_conf * w_old + new_conf * w_new)
+
+    def _disk(self, radius_px: int) -> np.ndarray:
+        if radius_px not in self._disks:
+            disk = np.zeros((2 * radius_px + 1, 2 * radius_px + 1), np.uint8)
+            self._disks[radius_px] = cv2.circle(disk, (radius_px, radius_px), radius_px, (255,), -1) > 0
+        return self._disks[radius_px]
+
+    def values_near(self, points: np.ndarray, radius_m: float | None = None) -> np.ndarray:
+        """(N, channels) median of the seen (non-zero) values within radius of each world point; -1 if none."""
+        radius = int(
+            (self.config.frontier_value_radius if radius_m is None else radius_m)
+            * self.config.pixels_per_meter
+        )
+        disk = self._disk(radius)
+        size, ppm, origin = self.config.size_px, self.config.pixels_per_meter, self.config.size_px // 2
+        out = np.full((len(points), self.channels), -1.0)
+        for i, point in enumerate(np.atleast_2d(points)):
+            row = origin - int(point[2] * ppm)
+            col = int(point[0] * ppm) + origin
+            top, left = max(0, row - radius), max(0, col - radius)
+            crop = self.values[top : min(size, row + radius + 1), left : min(size, col + radius + 1)]
+            mask = disk[: crop.shape[0], : crop.shape[1]]
+            for c in range(self.channels):
+                seen = crop[..., c][mask]
+                seen = seen[seen > 0]
+                if seen.size:
+                    out[i, c] = float(np.median(seen))
+        return out

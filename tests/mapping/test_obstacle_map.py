@@ -1,0 +1,70 @@
+"""Obstacle, navigable and explored layers on a flat wall with a hand-computed footprint."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tango.mapping.config import MapConfig
+from tango.mapping.obstacle_map import ObstacleMap
+from tests.mapping.synthetic import flat_wall_observation
+
+
+def small_config() -> MapConfig:
+    return MapConfig(size_px=200, pixels_per_meter=20, max_depth=5.0)
+
+
+def test_wall_three_metres_ahead_becomes_an_obstacle_row() -> None:
+    omap = ObstacleMap(small_config())
+    omap.update(flat_wall_observation(3.0, size=256, hfov=90.0))
+    rows, cols = np.nonzero(omap.obstacles)
+    # wall at z = -3 m -> row 100 + 60; visible half-width 3 m * tan(45 deg) -> cols 40..160
+    assert set(rows.tolist()) == {160}
+    assert 40 <= cols.min() <= 42 and 158 <= cols.max() <= 160
+    # floor and ceiling points are outside the 0.15-0.88 m band: nothing else marked
+    assert omap.obstacles.sum() == len(set(cols.tolist()))
+
+
+def test_navigable_is_obstacles_dilated_by_agent_radius() -> None:
+    omap = ObstacleMap(small_config())
+    omap.update(flat_wall_observation(3.0, size=256, hfov=90.0))
+    # kernel int(20 * 0.18 * 2) = 7 -> odd 7, i.e. 3 px each side
+    assert omap.inflation_px == 3
+    assert not omap.navigable[157, 100] and not omap.navigable[163, 100]
+    assert omap.navigable[156, 100] and omap.navigable[164, 100]
+    assert omap.navigable[100, 100]
+
+
+def test_explored_cone_stops_at_the_wall_and_respects_the_fov() -> None:
+    omap = ObstacleMap(small_config())
+    omap.update(flat_wall_observation(3.0, size=256, hfov=90.0))
+    assert omap.explored[130, 100]  # straight ahead, 1.5 m
+    assert omap.explored[140, 120]  # 27 deg off-axis
+    assert not omap.explored[130, 135]  # 49 deg off-axis: outside the 45 deg half-FOV
+    assert omap.explored[156, 100] and not omap.explored[157, 100]  # stops at the inflated wall (3 px)
+    assert not omap.explored[165, 100]  # behind the wall
+    assert not omap.explored[90, 100]  # behind the camera
+
+
+def test_explored_reaches_max_depth_in_open_space() -> None:
+    omap = ObstacleMap(small_config())
+    omap.update(flat_wall_observation(0.0, size=64, hfov=90.0))  # depth 0: nothing within range
+    assert omap.obstacles.sum() == 0
+    assert omap.explored[199, 100] or omap.explored[198, 100]  # 5 m ahead = row 200 (edge of a 200 px map)
+    assert omap.explored[195, 100]
+
+
+def test_turning_left_explores_toward_minus_x() -> None:
+    omap = ObstacleMap(small_config())
+    omap.update(flat_wall_observation(2.0, size=256, hfov=90.0, yaw=np.pi / 2))
+    _, cols = np.nonzero(omap.obstacles)
+    assert set(cols.tolist()) == {60}  # wall at x = -2 m
+    assert omap.explored[100, 80] and not omap.explored[100, 120]
+
+
+def test_collision_marking_updates_navigability_and_version() -> None:
+    omap = ObstacleMap(small_config())
+    before = omap.version
+    omap.mark_obstacles(np.array([[0.5, 0.5, 0.0]]))
+    assert omap.obstacles[100, 110] and not omap.navigable[100, 112] and omap.navigable[100, 114]
+    assert omap.version > before
+    assert not omap.is_navigable(np.array([0.5, 0.0, 0.0]))
