@@ -34,10 +34,16 @@ def confidence_cone(hfov_rad: float, radius_px: int) -> np.ndarray:
     cos^2 of its off-axis angle scaled so the FOV edge maps to pi/2, remapped to [0.25, 1]; 0 outside the cone.
     """
     side = 2 * radius_px + 1
-    cone = np.zeros((side, side))
     half_deg = float(np.rad2deg(hfov_rad) / 2.0)
     cone = cv2.ellipse(
-        cone, (radius_px, radius_px), (radius_px, radius_px), 0, 90 - half_deg, 90 + half_deg, (1,), -1
+        np.zeros((side, side)),
+        (radius_px, radius_px),
+        (radius_px, radius_px),
+        0,
+        90 - half_deg,
+        90 + half_deg,
+        (1,),
+        -1,
     )
     along = np.abs(np.arange(side) - radius_px)[:, None].astype(np.float64)
     across = np.abs(np.arange(side) - radius_px)[None, :].astype(np.float64)
