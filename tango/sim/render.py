@@ -1,0 +1,277 @@
+"""Headless moderngl (EGL) renderer: RGB, metric depth and instance ids of a trimesh scene in one pass.
+
+Geometry is uploaded once, flattened to world space. One draw writes three attachments (MRT): colour
+(RGBA8, flat-shaded from screen-space derivatives), depth (R32F, the camera-space distance along the optical
+axis written by the fragment shader, so it is exact rather than decoded from a z-buffer) and instance id (R32I).
+Depth convention, as docs/architecture.md: metres along the optical axis (habitat's z-depth); pixels whose
+depth lies outside [depth_min, depth_max], and pixels that see no geometry, are 0.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any, cast
+
+import moderngl
+import numpy as np
+import trimesh
+
+from tango.sim.scene import PlacedMesh, placed_meshes
+
+LOG = logging.getLogger(__name__)
+
+SENSOR_NAMES = ("rgb", "depth", "semantic")
+DEFAULT_GREY = (180, 180, 180, 255)
+EGL_PACKAGES = "libegl1 libegl-mesa0 libgl1-mesa-dri"
+_NEAR_PLANE = 0.02
+_FAR_PLANE = 1000.0
+
+_VERTEX_SHADER = """
+#version 330
+uniform mat4 view;
+uniform mat4 proj;
+in vec3 in_pos;
+in vec4 in_color;
+in vec2 in_uv;
+in int in_id;
+out vec3 v_world;
+out float v_depth;
+out vec4 v_color;
+out vec2 v_uv;
+flat out int v_id;
+void main() {
+    vec4 view_pos = view * vec4(in_pos, 1.0);
+    v_world = in_pos;
+    v_depth = -view_pos.z;
+    v_color = in_color;
+    v_uv = in_uv;
+    v_id = in_id;
+    gl_Position = proj * view_pos;
+}
+"""
+
+_FRAGMENT_SHADER = """
+#version 330
+uniform sampler2D tex;
+uniform bool use_texture;
+uniform float depth_min;
+uniform float depth_max;
+in vec3 v_world;
+in float v_depth;
+in vec4 v_color;
+in vec2 v_uv;
+flat in int v_id;
+layout(location = 0) out vec4 out_color;
+layout(location = 1) out float out_depth;
+layout(location = 2) out int out_id;
+void main() {
+    vec3 normal = normalize(cross(dFdx(v_world), dFdy(v_world)));
+    float shade = 0.5 + 0.3 * abs(normal.y) + 0.2 * abs(normal.x) + 0.08 * abs(normal.z);
+    vec4 albedo = v_color;
+    if (use_texture) {
+        albedo *= texture(tex, v_uv);
+    }
+    out_color = vec4(min(albedo.rgb * shade, vec3(1.0)), 1.0);
+    out_depth = (v_depth < depth_min || v_depth > depth_max) ? 0.0 : v_depth;
+    out_id = v_id;
+}
+"""
+
+_VERTEX_DTYPE = np.dtype([("pos", "<f4", 3), ("color", "u1", 4), ("uv", "<f4", 2), ("id", "<i4")])
+
+
+class RendererError(RuntimeError):
+    """The renderer cannot run (no EGL, bad configuration)."""
+
+
+@dataclass
+class Frame:
+    """One rendered view: rgb (H,W,3) uint8, depth (H,W) float32 metres (0 = no reading), semantic (H,W) int32.
+
+    Sensors that were not requested are None.
+    """
+
+    rgb: np.ndarray | None
+    depth: np.ndarray | None
+    semantic: np.ndarray | None
+
+
+def create_gl_context() -> moderngl.Context:
+    """A headless OpenGL 3.3+ context through EGL; RendererError with the packages to install when unavailable."""
+    try:
+        return moderngl.create_standalone_context(require=330, backend="egl")  # type: ignore[arg-type]
+    except Exception as exc:  # moderngl/glcontext raise plain Exceptions for missing libraries or devices
+        raise RendererError(
+            f"cannot create a headless EGL OpenGL context ({exc}). Install the Debian packages {EGL_PACKAGES} "
+            f"(as root: apt-get install -y {EGL_PACKAGES}; otherwise ask an administrator, or in a conda "
+            "environment: conda install -c conda-forge mesalib libglvnd)"
+        ) from exc
+
+
+def perspective(hfov_deg: float, width: int, height: int, near: float, far: float) -> np.ndarray:
+    """OpenGL projection for a pinhole camera with horizontal field of view hfov and square pixels."""
+    if not 0.0 < hfov_deg < 180.0:
+        raise RendererError(f"hfov must be in (0, 180) degrees, got {hfov_deg}")
+    focal = 1.0 / np.tan(np.deg2rad(hfov_deg) / 2.0)
+    proj = np.zeros((4, 4))
+    proj[0, 0] = focal
+    proj[1, 1] = focal * width / height
+    proj[2, 2] = (far + near) / (near - far)
+    proj[2, 3] = 2.0 * far * near / (near - far)
+    proj[3, 2] = -1.0
+    return proj
+
+
+@dataclass
+class _Batch:
+    vao: moderngl.VertexArray
+    texture: moderngl.Texture | None
+
+
+class Renderer:
+    """Renders a static trimesh scene from arbitrary camera poses (4x4 world-from-camera, OpenGL camera)."""
+
+    def __init__(
+        self,
+        scene: trimesh.Scene,
+        width: int = 256,
+        height: int = 256,
+        hfov_deg: float = 79.0,
+        depth_min: float = 0.0,
+        depth_max: float = 10.0,
+        sensors: tuple[str, ...] = SENSOR_NAMES,
+        ctx: moderngl.Context | None = None,
+    ) -> None:
+        unknown = sorted(set(sensors) - set(SENSOR_NAMES))
+        if unknown:
+            raise RendererError(f"unknown sensor(s) {unknown}; known: {list(SENSOR_NAMES)}")
+        if width <= 0 or height <= 0:
+            raise RendererError(f"resolution must be positive, got {width}x{height}")
+        self.width, self.height, self.hfov_deg = width, height, hfov_deg
+        self.depth_min, self.depth_max = depth_min, depth_max
+        self.sensors = tuple(sensors)
+        self._owns_ctx = ctx is None
+        self.ctx = create_gl_context() if ctx is None else ctx
+        self._program = self.ctx.program(vertex_shader=_VERTEX_SHADER, fragment_shader=_FRAGMENT_SHADER)
+        self._uniform("depth_min").value = depth_min
+        self._uniform("depth_max").value = depth_max
+        proj = perspective(hfov_deg, width, height, _NEAR_PLANE, _FAR_PLANE)
+        proj[1, :] *= -1.0  # render upside down so that glReadPixels' first row is the image's top row
+        self._uniform("proj").write(proj.T.astype("f4").tobytes())
+        self._color = self.ctx.texture((width, height), 4)
+        self._depth = self.ctx.texture((width, height), 1, dtype="f4")
+        self._ids = self.ctx.texture((width, height), 1, dtype="i4")
+        self._zbuffer = self.ctx.depth_renderbuffer((width, height))
+        self._fbo = self.ctx.framebuffer([self._color, self._depth, self._ids], self._zbuffer)
+        self._batches = self._upload(placed_meshes(scene))
+
+    def render(self, pose_world_from_camera: np.ndarray) -> Frame:
+        """Render the requested sensors from the camera pose (its -z is the viewing direction, +y up)."""
+        view = np.linalg.inv(np.asarray(pose_world_from_camera, dtype=np.float64))
+        self._uniform("view").write(view.T.astype("f4").tobytes())
+        self._fbo.use()
+        self._fbo.clear(0.0, 0.0, 0.0, 1.0, depth=1.0)
+        self.ctx.enable(moderngl.DEPTH_TEST)
+        self.ctx.disable(moderngl.CULL_FACE)
+        for batch in self._batches:
+            self._uniform("use_texture").value = batch.texture is not None
+            if batch.texture is not None:
+                batch.texture.use(0)
+                self._uniform("tex").value = 0
+            batch.vao.render(moderngl.TRIANGLES)
+        return Frame(
+            rgb=self._read(0, 3, "f1") if "rgb" in self.sensors else None,
+            depth=self._read(1, 1, "f4") if "depth" in self.sensors else None,
+            semantic=self._read(2, 1, "i4") if "semantic" in self.sensors else None,
+        )
+
+    def release(self) -> None:
+        """Free the GL objects (and the context when this renderer created it)."""
+        for batch in self._batches:
+            batch.vao.release()
+            if batch.texture is not None:
+                batch.texture.release()
+        self._batches = []
+        self._fbo.release()
+        if self._owns_ctx:
+            self.ctx.release()
+
+    def _uniform(self, name: str) -> moderngl.Uniform:
+        return cast(moderngl.Uniform, self._program[name])
+
+    def _read(self, attachment: int, components: int, dtype: str) -> np.ndarray:
+        raw = self._fbo.read(attachment=attachment, components=components, dtype=dtype)
+        shape = (self.height, self.width, components) if components > 1 else (self.height, self.width)
+        return np.frombuffer(raw, dtype=np.dtype(dtype.replace("f1", "u1")).newbyteorder("<")).reshape(shape)
+
+    def _upload(self, meshes: list[PlacedMesh]) -> list[_Batch]:
+        """Group geometry by texture (one batch for everything untextured) and upload each batch once."""
+        groups: dict[int, tuple[Any, list[np.ndarray]]] = {}
+        for item in meshes:
+            vertices, image = _mesh_vertices(item)
+            key = 0 if image is None else id(image)
+            groups.setdefault(key, (image, []))[1].append(vertices)
+        batches = []
+        for image, parts in groups.values():
+            data = np.concatenate(parts)
+            buffer = self.ctx.buffer(data.tobytes())
+            vao = self.ctx.vertex_array(
+                self._program, [(buffer, "3f 4f1 2f 1i", "in_pos", "in_color", "in_uv", "in_id")]
+            )
+            batches.append(_Batch(vao=vao, texture=None if image is None else self._texture(image)))
+        LOG.debug(
+            "uploaded %d batches, %d triangles", len(batches), sum(b.vao.vertices for b in batches) // 3
+        )
+        return batches
+
+    def _texture(self, image: Any) -> moderngl.Texture:
+        rgba = np.asarray(image.convert("RGBA"))[::-1].copy()
+        texture = self.ctx.texture((rgba.shape[1], rgba.shape[0]), 4, rgba.tobytes())
+        texture.build_mipmaps()
+        texture.filter = (moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR)
+        texture.repeat_x = texture.repeat_y = True
+        return texture
+
+
+def _mesh_vertices(item: PlacedMesh) -> tuple[np.ndarray, Any]:
+    """Unindexed world-space vertices (one per triangle corner) of a placed mesh and its texture image (or None)."""
+    mesh = item.mesh
+    faces = np.asarray(mesh.faces)
+    positions = trimesh.transform_points(np.asarray(mesh.vertices, dtype=np.float64), item.transform)[faces]
+    out = np.zeros(faces.size, dtype=_VERTEX_DTYPE)
+    out["pos"] = positions.reshape(-1, 3)
+    out["id"] = item.instance_id
+    colors, image = _corner_colors(mesh, faces)
+    out["color"] = colors
+    if image is not None:
+        out["uv"] = np.asarray(cast(trimesh.visual.TextureVisuals, mesh.visual).uv, np.float32)[
+            faces
+        ].reshape(-1, 2)
+    return out, image
+
+
+def _corner_colors(mesh: trimesh.Trimesh, faces: np.ndarray) -> tuple[np.ndarray, Any]:
+    """RGBA uint8 per triangle corner, and the base-colour texture when the mesh has a usable one."""
+    visual = mesh.visual
+    n_corners = faces.size
+    if isinstance(visual, trimesh.visual.ColorVisuals):
+        if visual.kind == "face":
+            return np.repeat(np.asarray(visual.face_colors, np.uint8), 3, axis=0), None
+        if visual.kind == "vertex":
+            return np.asarray(visual.vertex_colors, np.uint8)[faces].reshape(-1, 4), None
+        return np.tile(np.array(DEFAULT_GREY, np.uint8), (n_corners, 1)), None
+    if isinstance(visual, trimesh.visual.TextureVisuals):
+        material = visual.material
+        image = getattr(material, "baseColorTexture", None) or getattr(material, "image", None)
+        factor = getattr(material, "baseColorFactor", None)
+        if factor is None:
+            factor = getattr(material, "main_color", DEFAULT_GREY)
+        factor = np.asarray(factor if factor is not None else DEFAULT_GREY)
+        if factor.dtype.kind == "f":
+            factor = np.clip(factor * 255.0, 0, 255)
+        color = np.tile(factor.astype(np.uint8)[:4], (n_corners, 1))
+        if image is not None and visual.uv is not None and len(visual.uv) == len(mesh.vertices):
+            return color, image
+        return color, None
+    return np.tile(np.array(DEFAULT_GREY, np.uint8), (n_corners, 1)), None

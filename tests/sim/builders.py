@@ -1,0 +1,91 @@
+"""Small trimesh scenes for the simulator tests: a walled room with a partition and a few annotated boxes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import trimesh
+
+ROOM_SIZE_X, ROOM_SIZE_Z, WALL_HEIGHT = 8.0, 6.0, 2.5
+# A partition along x = 0 from the south wall (z = +3) up to z = -1, leaving a 2 m gap at the north end.
+PARTITION_END_Z = -1.0
+OBJECTS = {
+    1: ("chair", (-2.5, 0.0, 1.5), (0.5, 0.9, 0.5), (200, 40, 40, 255)),
+    2: ("table", (2.5, 0.0, 1.5), (1.2, 0.75, 0.8), (40, 160, 40, 255)),
+    3: ("plant", (3.3, 0.0, -2.3), (0.4, 1.2, 0.4), (30, 120, 200, 255)),
+}
+
+
+def _box(
+    extents: tuple[float, float, float], center: tuple[float, float, float], color: tuple[int, ...]
+) -> trimesh.Trimesh:
+    box = trimesh.creation.box(extents)
+    box.apply_translation(center)
+    box.visual.face_colors = color
+    return box
+
+
+def room_scene() -> trimesh.Scene:
+    """An 8 x 6 m room (floor at y = 0) split by a partition at x = 0 with a gap, plus objects obj_1..obj_3."""
+    scene = trimesh.Scene()
+    half_x, half_z = ROOM_SIZE_X / 2, ROOM_SIZE_Z / 2
+    scene.add_geometry(
+        _box((ROOM_SIZE_X, 0.1, ROOM_SIZE_Z), (0, -0.05, 0), (150, 140, 120, 255)), node_name="floor"
+    )
+    walls = {
+        "wall_north": ((ROOM_SIZE_X, WALL_HEIGHT, 0.1), (0, WALL_HEIGHT / 2, -half_z - 0.05)),
+        "wall_south": ((ROOM_SIZE_X, WALL_HEIGHT, 0.1), (0, WALL_HEIGHT / 2, half_z + 0.05)),
+        "wall_west": ((0.1, WALL_HEIGHT, ROOM_SIZE_Z), (-half_x - 0.05, WALL_HEIGHT / 2, 0)),
+        "wall_east": ((0.1, WALL_HEIGHT, ROOM_SIZE_Z), (half_x + 0.05, WALL_HEIGHT / 2, 0)),
+        "partition": (
+            (0.1, WALL_HEIGHT, half_z - PARTITION_END_Z),
+            (0, WALL_HEIGHT / 2, (half_z + PARTITION_END_Z) / 2),
+        ),
+    }
+    for name, (extents, center) in walls.items():
+        scene.add_geometry(_box(extents, center, (220, 220, 210, 255)), node_name=name)
+    for object_id, (_, base, extents, color) in OBJECTS.items():
+        center = (base[0], base[1] + extents[1] / 2, base[2])
+        scene.add_geometry(_box(extents, center, color), node_name=f"obj_{object_id}")
+    return scene
+
+
+def room_annotations(scene_id: str) -> dict:
+    """The tango-scene/1 annotation of room_scene()."""
+    objects = []
+    for object_id, (category, base, extents, _) in OBJECTS.items():
+        lo = np.array([base[0] - extents[0] / 2, base[1], base[2] - extents[2] / 2])
+        hi = np.array([base[0] + extents[0] / 2, base[1] + extents[1], base[2] + extents[2] / 2])
+        room_id = 0 if base[0] < 0 else 1
+        objects.append(
+            {
+                "id": object_id,
+                "category": category,
+                "room_id": room_id,
+                "room": ["bedroom", "kitchen"][room_id],
+                "attributes": {"color": "red"},
+                "bbox": {"min": lo.tolist(), "max": hi.tolist()},
+            }
+        )
+    rooms = [
+        {"id": 0, "type": "bedroom", "min": [-4.0, -3.0], "max": [0.0, 3.0]},
+        {"id": 1, "type": "kitchen", "min": [0.0, -3.0], "max": [4.0, 3.0]},
+    ]
+    return {
+        "format": "tango-scene/1",
+        "scene_id": scene_id,
+        "rooms": rooms,
+        "objects": objects,
+        "floor_y": 0.0,
+    }
+
+
+def write_room(directory: Path, scene_id: str = "room_000") -> Path:
+    """Write room_scene() as `{scene_id}.glb` with its annotation JSON; return the GLB path."""
+    directory.mkdir(parents=True, exist_ok=True)
+    glb = directory / f"{scene_id}.glb"
+    room_scene().export(str(glb))
+    (directory / f"{scene_id}.annotations.json").write_text(json.dumps(room_annotations(scene_id)))
+    return glb
