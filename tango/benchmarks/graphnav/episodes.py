@@ -15,6 +15,12 @@ REQUIRED_FIELDS = (
     "explore_subpath", "ideal_path", "explore_len_steps", "ideal_len_steps",
 )
 
+FIELD_ORDER = (
+    "maze_name", "episode_id", "explore_path_len_target", "explore_path", "explore_arrivals", "start_idx",
+    "goal_idx", "start", "goal", "explore_subpath", "ideal_path", "explore_len_steps", "ideal_len_steps",
+    "junctions_on_ideal", "constraints",
+)
+
 
 class EpisodeFormatError(ValueError):
     """A path file line that does not follow the GraphNav episode format (the message names file and line)."""
@@ -64,7 +70,7 @@ class Episode:
         for key in ("explore_path", "explore_subpath", "ideal_path"):
             record[key] = [list(cell) for cell in record[key]]
         record["start"], record["goal"] = list(self.start), list(self.goal)
-        return record
+        return {key: record[key] for key in FIELD_ORDER}
 
 
 def _cell(value: Any, where: str) -> Cell:
