@@ -1,0 +1,191 @@
+"""Write a synthetic dataset: procedural scenes plus ObjectNav, OVON, GOAT and OpenEQA files in their
+published formats, into a temporary folder that is renamed into place only when complete.
+
+Layout under the output folder (scene ids are apt_000, apt_001, ...; episodes' scene_id is "apt_000.glb",
+relative to scenes/, so habitat-lab's `dataset.scenes_dir` is `OUT/scenes`):
+
+    dataset.json                                  stamp: format, seed, scene list, counts (written last)
+    scenes/apt_000.glb, apt_000.annotations.json  the scenes (tango-scene/1 annotations)
+    objectnav/val/val.json.gz, content/apt_000.json.gz
+    ovon/val_unseen/val_unseen.json.gz, content/apt_000.json.gz
+    goat/val_unseen/val_unseen.json.gz, content/apt_000.json.gz
+    openeqa/open-eqa-v0.json, openeqa/episode_starts.json
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tango.scenes.datasets import goat, objectnav, openeqa, ovon
+from tango.scenes.datasets.context import SceneContext, build_scene_context
+from tango.scenes.datasets.records import write_json, write_json_gz
+from tango.scenes.datasets.viewpoints import ViewPointConfig
+from tango.sim.render import create_gl_context
+
+LOG = logging.getLogger(__name__)
+
+FORMAT = "tango-synthetic/1"
+STAMP_FILE = "dataset.json"
+OBJECTNAV_SPLIT = "val"
+
+SceneWriter = Callable[[Path, str, int], None]
+"""Writes `{dir}/{scene_id}.glb` and `{dir}/{scene_id}.annotations.json` for a seed."""
+
+
+class DatasetGenerationError(RuntimeError):
+    """The dataset cannot be written where asked; the message names the folder and the problem."""
+
+
+@dataclass(frozen=True)
+class DatasetConfig:
+    """What to generate: number of scenes, seed, and the per-benchmark settings."""
+
+    num_scenes: int = 10
+    seed: int = 0
+    view_points: ViewPointConfig = field(default_factory=ViewPointConfig)
+    objectnav: objectnav.ObjectNavConfig = field(default_factory=objectnav.ObjectNavConfig)
+    ovon: ovon.OVONConfig = field(default_factory=ovon.OVONConfig)
+    goat: goat.GoatConfig = field(default_factory=goat.GoatConfig)
+    openeqa: openeqa.OpenEQAConfig = field(default_factory=openeqa.OpenEQAConfig)
+
+
+def apartment_scene_writer(scene_dir: Path, scene_id: str, seed: int) -> None:
+    """The default scene source: a procedural apartment (tango.scenes.apartment)."""
+    from tango.scenes.apartment import ApartmentConfig, generate_apartment
+
+    generate_apartment(seed, ApartmentConfig()).write(scene_dir, scene_id)
+
+
+def scene_seed(seed: int, index: int) -> int:
+    """The apartment seed of scene `index` of a dataset with `seed` (independent streams per scene)."""
+    return int(np.random.SeedSequence([seed, index]).generate_state(1)[0])
+
+
+def generate_dataset(
+    out_dir: str | Path,
+    config: DatasetConfig = DatasetConfig(),
+    scene_writer: SceneWriter = apartment_scene_writer,
+    overwrite: bool = False,
+) -> dict[str, Any]:
+    """Generate the dataset into `out_dir` atomically and return its stamp (also written to dataset.json)."""
+    out = Path(out_dir)
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not overwrite)):
+        raise DatasetGenerationError(f"{out}: already exists and is not an empty folder (use overwrite)")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    partial = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
+    try:
+        stamp = _write_dataset(partial, config, scene_writer)
+        _move_into_place(partial, out)
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
+    return stamp
+
+
+def read_stamp(root: Path) -> dict[str, Any] | None:
+    """The dataset.json of a complete dataset folder, or None when absent or unreadable."""
+    try:
+        stamp = json.loads((root / STAMP_FILE).read_text())
+    except (OSError, json.JSONDecodeError):
+        return None
+    return stamp if isinstance(stamp, dict) and stamp.get("format") == FORMAT else None
+
+
+def _move_into_place(partial: Path, out: Path) -> None:
+    """Rename the finished folder to `out`, replacing an existing one only after the new one is complete."""
+    if not out.exists():
+        partial.rename(out)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+    old.rmdir()
+    out.rename(old)
+    partial.rename(out)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _write_dataset(root: Path, config: DatasetConfig, scene_writer: SceneWriter) -> dict[str, Any]:
+    began = time.perf_counter()
+    scenes_dir = root / "scenes"
+    scenes_dir.mkdir(parents=True)
+    counts = {"objectnav": 0, "ovon": 0, "goat": 0, "goat_subtasks": 0, "openeqa": 0}
+    questions: list[dict[str, Any]] = []
+    starts: dict[str, dict[str, Any]] = {}
+    scene_ids = []
+    gl = create_gl_context()
+    try:
+        for index in range(config.num_scenes):
+            scene_id = f"apt_{index:03d}"
+            scene_writer(scenes_dir, scene_id, scene_seed(config.seed, index))
+            rng = np.random.default_rng([config.seed, index, 0])
+            ctx = build_scene_context(
+                scenes_dir / f"{scene_id}.glb", f"{scene_id}.glb", config.view_points, rng, gl
+            )
+            _write_scene(root, ctx, config, index, counts, questions, starts)
+            scene_ids.append(scene_id)
+    finally:
+        gl.release()
+    write_json_gz(
+        root / "objectnav" / OBJECTNAV_SPLIT / f"{OBJECTNAV_SPLIT}.json.gz", objectnav.split_header()
+    )
+    write_json_gz(root / "ovon" / ovon.SPLIT / f"{ovon.SPLIT}.json.gz", ovon.split_header())
+    write_json_gz(root / "goat" / goat.SPLIT / f"{goat.SPLIT}.json.gz", goat.split_header())
+    write_json(root / "openeqa" / openeqa.QUESTIONS_FILE, questions)
+    write_json(root / "openeqa" / "episode_starts.json", starts)
+    counts["openeqa"] = len(questions)
+    stamp = {
+        "format": FORMAT,
+        "seed": config.seed,
+        "num_scenes": config.num_scenes,
+        "scenes": scene_ids,
+        "counts": counts,
+        "config": asdict(config),
+        "generation_seconds": round(time.perf_counter() - began, 2),
+    }
+    write_json(root / STAMP_FILE, stamp)
+    return stamp
+
+
+def _write_scene(
+    root: Path,
+    ctx: SceneContext,
+    config: DatasetConfig,
+    index: int,
+    counts: dict[str, int],
+    questions: list[dict[str, Any]],
+    starts: dict[str, dict[str, Any]],
+) -> None:
+    """Write the content files of one scene and collect its OpenEQA questions."""
+    seed = config.seed
+    content = f"content/{ctx.scene_id}.json.gz"
+    data = objectnav.scene_content(
+        ctx, np.random.default_rng([seed, index, 1]), config.objectnav, counts["objectnav"]
+    )
+    write_json_gz(root / "objectnav" / OBJECTNAV_SPLIT / content, data)
+    counts["objectnav"] += len(data["episodes"])
+    data = ovon.scene_content(ctx, np.random.default_rng([seed, index, 2]), config.ovon, counts["ovon"])
+    write_json_gz(root / "ovon" / ovon.SPLIT / content, data)
+    counts["ovon"] += len(data["episodes"])
+    pixels = config.view_points.width * config.view_points.height
+    data = goat.scene_content(
+        ctx, np.random.default_rng([seed, index, 3]), config.goat, counts["goat"], pixels
+    )
+    write_json_gz(root / "goat" / goat.SPLIT / content, data)
+    counts["goat"] += len(data["episodes"])
+    counts["goat_subtasks"] += sum(len(e["tasks"]) for e in data["episodes"])
+    records, scene_starts = openeqa.scene_questions_json(
+        ctx,
+        np.random.default_rng([seed, index, 4]),
+        config.openeqa,
+        index * config.openeqa.histories_per_scene,
+    )
+    questions.extend(records)
+    starts.update(scene_starts)

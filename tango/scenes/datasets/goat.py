@@ -1,0 +1,129 @@
+"""GOAT-Bench files for synthetic scenes: 5-10 subtask episodes mixing object, description and image goals.
+
+Description goals (lang_desc) are written from the instance's attributes, room and nearby objects and are
+unique among the instances of its category; image goals are the camera of a render from one of the
+instance's view points: `position` is the camera position (floor position plus camera height), with the
+rotation, hfov and image_dimensions [height, width] of the render, as GOAT stores them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from tango.scenes.datasets.context import SceneContext
+from tango.scenes.datasets.descriptions import describe
+from tango.scenes.datasets.records import goal_json, round_list, start_json
+from tango.scenes.datasets.viewpoints import ObjectView
+from tango.sim.scene import SceneObject
+from tango.tasks.episodes import goals_key
+
+SPLIT = "val_unseen"
+
+
+@dataclass(frozen=True)
+class GoatConfig:
+    """Episode counts and lengths, and the camera of image goals."""
+
+    episodes_per_scene: int = 6
+    min_subtasks: int = 5
+    max_subtasks: int = 10
+    min_geodesic_m: float = 1.0
+    image_goals_per_object: int = 2
+    image_hfov_deg: float = 79.0
+    image_size: int = 256
+    camera_height_m: float = 0.88
+
+
+def split_header() -> dict[str, Any]:
+    """The split file: no episodes (they live in content/)."""
+    return {"episodes": []}
+
+
+def image_goal_json(view: ObjectView, config: GoatConfig, render_pixels: int) -> dict[str, Any]:
+    """The camera of an image goal rendered from a view point."""
+    x, y, z = view.position
+    return {
+        "position": round_list((x, y + config.camera_height_m, z)),
+        "rotation": round_list(view.rotation, 6),
+        "hfov": config.image_hfov_deg,
+        "image_dimensions": [config.image_size, config.image_size],
+        "frame_coverage": round(view.pixels / render_pixels, 4),
+    }
+
+
+def goat_goals(ctx: SceneContext, config: GoatConfig, render_pixels: int) -> dict[str, list[dict[str, Any]]]:
+    """goals["{scene file}_{category}"]: every instance with view points, image goals and lang_desc."""
+    return {
+        goals_key(ctx.scene_file, category): [
+            {
+                **goal_json(ctx, obj, category),
+                "children_object_categories": [],
+                "image_goals": [
+                    image_goal_json(v, config, render_pixels)
+                    for v in ctx.views[obj.id][: config.image_goals_per_object]
+                ],
+                "lang_desc": describe(obj, ctx.annotations, ctx.neighbours),
+            }
+            for obj in ctx.goal_objects(category)
+        ]
+        for category in ctx.categories()
+    }
+
+
+def _subtasks(
+    ctx: SceneContext, goals: dict[str, list[dict[str, Any]]], rng: np.random.Generator, count: int
+) -> list[list[Any]]:
+    """`count` subtasks covering every available goal type in random order, never the same instance twice in a
+    row."""
+    by_id = {g["object_id"]: g for entries in goals.values() for g in entries}
+    pools: dict[str, list[SceneObject]] = {
+        "object": ctx.goal_objects(),
+        "description": [o for o in ctx.goal_objects() if by_id[o.id]["lang_desc"]],
+        "image": [o for o in ctx.goal_objects() if by_id[o.id]["image_goals"]],
+    }
+    types = [t for t, pool in pools.items() if pool]
+    sequence = types + [types[int(rng.integers(len(types)))] for _ in range(max(0, count - len(types)))]
+    sequence = [sequence[int(i)] for i in rng.permutation(len(sequence))][:count]
+    tasks: list[list[Any]] = []
+    previous: int | None = None
+    for goal_type in sequence:
+        pool = [o for o in pools[goal_type] if o.id != previous] or pools[goal_type]
+        obj = pool[int(rng.integers(len(pool)))]
+        task: list[Any] = [obj.category, goal_type, obj.id]
+        if goal_type == "image":
+            task.append(int(rng.integers(len(by_id[obj.id]["image_goals"]))))
+        tasks.append(task)
+        previous = obj.id
+    return tasks
+
+
+def scene_content(
+    ctx: SceneContext, rng: np.random.Generator, config: GoatConfig, first_id: int, render_pixels: int
+) -> dict[str, Any]:
+    """The content file of one scene: GOAT episodes and their goals."""
+    goals = goat_goals(ctx, config, render_pixels)
+    episodes: list[dict[str, Any]] = []
+    for _ in range(config.episodes_per_scene if goals else 0):
+        count = int(rng.integers(config.min_subtasks, config.max_subtasks + 1))
+        tasks = _subtasks(ctx, goals, rng, count)
+        first = tasks[0]
+        first_objects = (
+            ctx.goal_objects(first[0]) if first[1] == "object" else [ctx.annotations.object_by_id(first[2])]
+        )
+        start = ctx.sample_start(first_objects, rng, config.min_geodesic_m)
+        if start is None:
+            continue
+        episodes.append(
+            {
+                "episode_id": str(first_id + len(episodes)),
+                "scene_id": ctx.scene_file,
+                **start_json(start),
+                "info": {"geodesic_distance": round(start.geodesic_distance, 4)},
+                "goals": [],
+                "tasks": tasks,
+            }
+        )
+    return {"episodes": episodes, "goals": goals}

@@ -1,0 +1,77 @@
+"""HM3D ObjectNav-v1 files for synthetic scenes: the six HM3D goal categories, episodes with reachable goals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from tango.scenes.datasets.context import SceneContext
+from tango.scenes.datasets.records import goal_json, start_json
+from tango.tasks.episodes import goals_key
+
+# HM3D ObjectNav goal categories (task ids in HM3D's order) and the apartment categories that count as each.
+HM3D_CATEGORIES = {
+    "chair": "chair",
+    "bed": "bed",
+    "plant": "plant",
+    "toilet": "toilet",
+    "tv_monitor": "tv",
+    "sofa": "couch",
+}
+CATEGORY_TO_TASK_ID = {name: index for index, name in enumerate(HM3D_CATEGORIES)}
+
+
+@dataclass(frozen=True)
+class ObjectNavConfig:
+    """How many episodes per scene and how far their starts are from the goals."""
+
+    episodes_per_scene: int = 8
+    min_geodesic_m: float = 1.0
+
+
+def split_header() -> dict[str, Any]:
+    """The split file `{split}.json.gz`: category tables and no episodes (they live in content/)."""
+    return {
+        "episodes": [],
+        "category_to_task_category_id": CATEGORY_TO_TASK_ID,
+        "category_to_mp3d_category_id": CATEGORY_TO_TASK_ID,
+    }
+
+
+def scene_content(
+    ctx: SceneContext, rng: np.random.Generator, config: ObjectNavConfig, first_id: int
+) -> dict[str, Any]:
+    """The content file of one scene: episodes over the HM3D categories present, and goals_by_category."""
+    present = [task for task, ours in HM3D_CATEGORIES.items() if ctx.goal_objects(ours)]
+    goals_by_category = {
+        goals_key(ctx.scene_file, task): [
+            goal_json(ctx, o, task) for o in ctx.goal_objects(HM3D_CATEGORIES[task])
+        ]
+        for task in present
+    }
+    episodes: list[dict[str, Any]] = []
+    for index in range(config.episodes_per_scene if present else 0):
+        task = present[index % len(present)]
+        objects = ctx.goal_objects(HM3D_CATEGORIES[task])
+        start = ctx.sample_start(objects, rng, config.min_geodesic_m)
+        if start is None:
+            continue
+        closest = ctx.closest_object(np.asarray(start.position), objects)
+        episodes.append(
+            {
+                "episode_id": str(first_id + len(episodes)),
+                "scene_id": ctx.scene_file,
+                **start_json(start),
+                "object_category": task,
+                "info": {
+                    "geodesic_distance": round(start.geodesic_distance, 4),
+                    "euclidean_distance": round(start.euclidean_distance, 4),
+                    "closest_goal_object_id": closest.id,
+                },
+                "goals": [],
+                "shortest_paths": None,
+            }
+        )
+    return {**split_header(), "episodes": episodes, "goals_by_category": goals_by_category}
