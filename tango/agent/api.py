@@ -1,0 +1,113 @@
+"""The interface the built-in Habitat primitives call (`ctx.agent.<method>`).
+
+The real agent (`tango.agent.habitat_agent`) implements it over the simulator, maps, navigation and
+perception; tests implement it over a toy world. Implementations charge every environment action to the
+episode's `Budget` (`budget.charge_steps(1)`), which raises `BudgetExhausted` when the shared step budget
+is spent, so a primitive such as `navigate_to` can never overrun it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+Position = tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class ObjectHandle:
+    """An object the agent perceived or remembers: label, world position (x, y, z), score, opaque id.
+
+    Programs cannot read its fields (attribute access is not in the language); they pass it back to
+    primitives such as `navigate_to`. `object_id` is the backend's own key, never a ground-truth id unless
+    the perception is an oracle.
+    """
+
+    label: str
+    position: Position
+    score: float = 1.0
+    object_id: str = ""
+
+    def __str__(self) -> str:
+        x, y, z = self.position
+        return f"{self.label}@({x:.2f}, {y:.2f}, {z:.2f}) score={self.score:.2f}"
+
+
+@dataclass(frozen=True, eq=False)
+class GoalImage:
+    """A goal given as a picture (GOAT image goals), bound to the program variable `goal_image`."""
+
+    pixels: np.ndarray = field(repr=False)
+    hfov_deg: float = 90.0
+
+    def __str__(self) -> str:
+        height, width = self.pixels.shape[:2]
+        return f"<goal image {width}x{height}>"
+
+
+@runtime_checkable
+class HabitatAgentAPI(Protocol):
+    """What the Habitat primitives need from an agent. Every method that moves the agent charges the budget."""
+
+    @property
+    def steps_used(self) -> int:
+        """Environment steps taken so far in this episode."""
+        ...
+
+    def explore_step(self) -> bool:
+        """Take one exploration step (e.g. toward the best frontier); False when nothing is left to explore."""
+        ...
+
+    def detect(self, label: str) -> list[ObjectHandle]:
+        """Objects matching `label` in the current view and the map, best first (empty when none)."""
+        ...
+
+    def match_image(self, image: GoalImage) -> list[ObjectHandle]:
+        """Objects seen so far that look like the goal image, best first."""
+        ...
+
+    def match_description(self, description: str) -> list[ObjectHandle]:
+        """Objects seen so far that fit a free-text description, best first."""
+        ...
+
+    def navigate_to(self, target: ObjectHandle | Position) -> bool:
+        """Drive to an object or a world position; True when it ends within reach of it."""
+        ...
+
+    def answer(self, question: str) -> str:
+        """Answer a question about what the agent sees and has seen (VQA over the current view / memory)."""
+        ...
+
+    def classify_room(self) -> str:
+        """The room type the agent stands in (e.g. kitchen)."""
+        ...
+
+    def look_around(self) -> None:
+        """Turn a full circle in place, updating the maps."""
+        ...
+
+    def turn_left(self) -> None:
+        """One turn_left action."""
+        ...
+
+    def turn_right(self) -> None:
+        """One turn_right action."""
+        ...
+
+    def look_up(self) -> None:
+        """One look_up action."""
+        ...
+
+    def look_down(self) -> None:
+        """One look_down action."""
+        ...
+
+    def stop(self) -> None:
+        """Declare the current goal reached: stop, or subtask_stop in multi-goal episodes."""
+        ...
+
+    def recall(self, target: str) -> list[ObjectHandle]:
+        """Objects matching `target` remembered from earlier in the episode (earlier subtasks too)."""
+        ...

@@ -1,0 +1,158 @@
+"""The built-in Habitat navigation toolbox: primitives over a `HabitatAgentAPI` backend (`ctx.agent`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tango.agent.api import GoalImage, ObjectHandle, Position
+from tango.agent.context import AgentContext
+from tango.primitives.registry import define_input, define_toolbox, primitive
+
+TOOLBOX = "habitat"
+
+define_toolbox(
+    TOOLBOX,
+    description="Embodied search, navigation and question answering in Habitat scenes.",
+    system_prompt_path="habitat/system.txt",
+    examples_path="habitat/examples.txt",
+)
+define_input(
+    TOOLBOX,
+    "goal_image",
+    "GoalImage | None",
+    "the picture of the goal object when the goal is given as an image (else None); pass it to match().",
+)
+define_input(
+    TOOLBOX,
+    "goal_description",
+    "str | None",
+    "the text describing the goal object when the goal is given as a description (else None); "
+    "pass it to match().",
+)
+
+
+def _target(value: Any) -> ObjectHandle | Position:
+    """An object or position from what a program passes: a handle, a non-empty list of handles, [x, y, z]."""
+    if isinstance(value, ObjectHandle):
+        return value
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, ObjectHandle) for v in value):
+        return max(value, key=lambda handle: handle.score)
+    if (
+        isinstance(value, (list, tuple))
+        and len(value) == 3
+        and all(isinstance(v, (int, float)) for v in value)
+    ):
+        return (float(value[0]), float(value[1]), float(value[2]))
+    if isinstance(value, (list, tuple)) and not value:
+        raise ValueError("nothing to navigate to: the list of objects is empty (check is_found first)")
+    raise TypeError(
+        f"navigate_to needs an object, a list of objects or [x, y, z], got {type(value).__name__}"
+    )
+
+
+def _objects(value: Any, primitive_name: str) -> list[ObjectHandle]:
+    if isinstance(value, ObjectHandle):
+        return [value]
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        return [v for v in value if isinstance(v, ObjectHandle)]
+    raise TypeError(f"{primitive_name} needs the result of detect/match/recall, got {type(value).__name__}")
+
+
+@primitive(explores=True)
+def explore_scene(ctx: AgentContext) -> bool:
+    """Take one exploration step toward unexplored space; False when the scene is fully explored.
+
+    A bare `explore_scene()` followed by statements means: explore one step, run the statements,
+    repeat until they return, `stop()` ends the search, or the step budget runs out.
+    """
+    return bool(ctx.agent.explore_step())
+
+
+@primitive
+def detect(ctx: AgentContext, label: str) -> list:
+    """Objects of category `label` (open vocabulary, e.g. 'red chair') seen now or on the map, best first."""
+    return list(ctx.agent.detect(label))
+
+
+@primitive
+def is_found(ctx: AgentContext, objects: list) -> bool:
+    """True when detect/match/recall returned at least one object."""
+    return bool(_objects(objects, "is_found"))
+
+
+@primitive
+def count(ctx: AgentContext, objects: list) -> int:
+    """How many objects detect/match/recall returned."""
+    return len(_objects(objects, "count"))
+
+
+@primitive
+def navigate_to(ctx: AgentContext, target: Any) -> bool:
+    """Go to an object (or the best of a list of objects, or a position [x, y, z]); True when reached."""
+    return bool(ctx.agent.navigate_to(_target(target)))
+
+
+@primitive
+def answer(ctx: AgentContext, question: str) -> str:
+    """Answer a question about what the agent sees now and has seen, as a short text."""
+    return str(ctx.agent.answer(question))
+
+
+@primitive
+def match(ctx: AgentContext, goal: Any) -> list:
+    """Objects seen so far that match a goal given as goal_image or goal_description, best first."""
+    if isinstance(goal, GoalImage):
+        return list(ctx.agent.match_image(goal))
+    if isinstance(goal, str) and goal:
+        return list(ctx.agent.match_description(goal))
+    raise TypeError(f"match needs goal_image or a description text, got {type(goal).__name__}")
+
+
+@primitive
+def classify_room(ctx: AgentContext) -> str:
+    """The type of the room the agent is in, e.g. 'kitchen', 'bedroom'."""
+    return str(ctx.agent.classify_room())
+
+
+@primitive
+def look_around(ctx: AgentContext) -> None:
+    """Turn a full circle in place to see everything around."""
+    ctx.agent.look_around()
+
+
+@primitive
+def look_up(ctx: AgentContext) -> None:
+    """Tilt the camera up by one step."""
+    ctx.agent.look_up()
+
+
+@primitive
+def look_down(ctx: AgentContext) -> None:
+    """Tilt the camera down by one step."""
+    ctx.agent.look_down()
+
+
+@primitive
+def turn_left(ctx: AgentContext) -> None:
+    """Turn left by one step."""
+    ctx.agent.turn_left()
+
+
+@primitive
+def turn_right(ctx: AgentContext) -> None:
+    """Turn right by one step."""
+    ctx.agent.turn_right()
+
+
+@primitive
+def recall(ctx: AgentContext, target: str) -> list:
+    """Objects matching `target` remembered from earlier in the episode (e.g. a previous goal), best first."""
+    return list(ctx.agent.recall(target))
+
+
+@primitive(ends_search=True)
+def stop(ctx: AgentContext) -> None:
+    """Declare the current goal reached here; it also ends the enclosing explore_scene() search loop."""
+    ctx.agent.stop()

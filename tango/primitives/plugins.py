@@ -1,0 +1,50 @@
+"""Loading toolboxes: the built-in ones by module, third-party primitives through the `tango.primitives`
+entry-point group (an entry point names a module or object whose import registers primitives)."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from importlib import metadata
+
+from tango.primitives.registry import REGISTRY, Registry, RegistryError, Toolbox
+
+ENTRY_POINT_GROUP = "tango.primitives"
+BUILTIN_TOOLBOX_MODULES: dict[str, str] = {"habitat": "tango.primitives.habitat"}
+
+logger = logging.getLogger(__name__)
+
+
+def load_plugins(registry: Registry = REGISTRY) -> list[str]:
+    """Import every not-yet-loaded entry point of the group; return the names loaded now."""
+    loaded: list[str] = []
+    for entry_point in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        key = f"{entry_point.name}={entry_point.value}"
+        if key in registry.loaded_plugins:
+            continue
+        try:
+            entry_point.load()
+        except Exception as error:  # a plugin can fail in any way; name it and stop
+            raise RegistryError(
+                f"primitive plugin {entry_point.name!r} ({entry_point.value}) failed to load: "
+                f"{type(error).__name__}: {error}"
+            ) from error
+        registry.loaded_plugins.add(key)
+        loaded.append(entry_point.name)
+        logger.info("loaded primitive plugin %s (%s)", entry_point.name, entry_point.value)
+    return loaded
+
+
+def get_toolbox(name: str, registry: Registry = REGISTRY) -> Toolbox:
+    """The toolbox `name` with its built-in module and all plugins loaded; RegistryError if it has no primitives."""
+    module = BUILTIN_TOOLBOX_MODULES.get(name)
+    if module is not None:
+        importlib.import_module(module)
+    load_plugins(registry)
+    box = registry.toolboxes.get(name)
+    if box is None or not box.primitives:
+        known = sorted(n for n, b in registry.toolboxes.items() if b.primitives) or ["none"]
+        raise RegistryError(
+            f"no primitives registered for toolbox {name!r}; known toolboxes: {', '.join(known)}"
+        )
+    return box

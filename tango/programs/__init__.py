@@ -1,0 +1,22 @@
+"""The program language: parse and validate LLM-written programs, interpret them under budgets, trace them."""
+
+from tango.programs.budget import Budget, BudgetExhausted
+from tango.programs.errors import ProgramError, ProgramRuntimeError
+from tango.programs.interpreter import Interpreter, RunResult, StopReason
+from tango.programs.parser import Program, extract_program_text, parse
+from tango.programs.trace import Trace, summarize
+
+__all__ = [
+    "Budget",
+    "BudgetExhausted",
+    "Interpreter",
+    "Program",
+    "ProgramError",
+    "ProgramRuntimeError",
+    "RunResult",
+    "StopReason",
+    "Trace",
+    "extract_program_text",
+    "parse",
+    "summarize",
+]

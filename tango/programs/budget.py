@@ -1,0 +1,61 @@
+"""Per-episode limits that no program can exceed: environment steps (shared with the environment),
+primitive calls, statements executed, iterations per loop, and wall-clock time."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+
+class BudgetExhausted(RuntimeError):
+    """A limit was reached; `kind` is the stop reason (step_budget, call_budget, ...)."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+@dataclass
+class Budget:
+    """Limits and counters of one episode. The agent backend charges every environment action here."""
+
+    max_steps: int = 500
+    max_primitive_calls: int = 5000
+    max_loop_iterations: int = 1000
+    max_statements: int = 100_000
+    max_wall_s: float = 600.0
+    steps: int = field(default=0, init=False)
+    primitive_calls: int = field(default=0, init=False)
+    statements: int = field(default=0, init=False)
+    started_at: float = field(default_factory=time.monotonic, init=False)
+
+    @property
+    def steps_left(self) -> int:
+        return max(0, self.max_steps - self.steps)
+
+    def charge_steps(self, count: int = 1) -> None:
+        """Count environment actions; raise BudgetExhausted once the step budget is used up."""
+        if self.steps + count > self.max_steps:
+            self.steps = self.max_steps
+            raise BudgetExhausted("step_budget", f"step budget of {self.max_steps} environment steps used up")
+        self.steps += count
+
+    def charge_call(self, name: str) -> None:
+        self.primitive_calls += 1
+        if self.primitive_calls > self.max_primitive_calls:
+            raise BudgetExhausted(
+                "call_budget",
+                f"call budget of {self.max_primitive_calls} primitive calls used up (at {name})",
+            )
+
+    def charge_statement(self) -> None:
+        """Count one executed statement and check the wall clock."""
+        self.statements += 1
+        if self.statements > self.max_statements:
+            raise BudgetExhausted("statement_budget", f"statement budget of {self.max_statements} used up")
+        elapsed = time.monotonic() - self.started_at
+        if elapsed > self.max_wall_s:
+            raise BudgetExhausted("wall_clock", f"wall-clock limit of {self.max_wall_s:g} s exceeded")
+
+    def restart_clock(self) -> None:
+        self.started_at = time.monotonic()

@@ -1,0 +1,152 @@
+"""The interpreter on the fake world: each construct, search semantics, budgets, caps and the JSONL trace."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tango.agent.api import GoalImage
+from tango.agent.context import AgentContext
+from tango.programs import Budget, Interpreter, StopReason, Trace, parse
+from tests.programs.fake_world import apartment
+
+
+def run(source, budget=None, trace=None, inputs=None):
+    budget = budget or Budget()
+    world = apartment(budget)
+    ctx = AgentContext(agent=world, budget=budget, trace=trace or Trace(), inputs=inputs or {})
+    return Interpreter().run(parse(source), ctx), world, ctx
+
+
+def test_search_loop_finds_the_bed_navigates_and_stops_there():
+    result, world, _ = run("explore_scene()\nbed = detect('bed')\nif is_found(bed):\n    navigate_to(bed)\n    stop()\n")
+    assert result.stop_reason == StopReason.COMPLETED and result.ok
+    assert world.stops == [(16.0, 0.0, 0.0)]
+    assert result.steps == world.budget.steps > 0
+
+
+def test_stop_ends_only_the_search_loop_so_the_next_goal_runs():
+    source = """
+explore_scene()
+chair = detect('chair')
+if is_found(chair):
+    navigate_to(chair)
+    stop()
+explore_scene()
+tv = detect('tv')
+if is_found(tv):
+    navigate_to(tv)
+    stop()
+return count(recall('chair'))
+"""
+    result, world, _ = run(source)
+    assert [p[0] for p in world.stops] == [4.0, 10.0]
+    assert result.stop_reason == StopReason.RETURNED
+    assert result.value == 2
+
+
+def test_search_ends_when_the_scene_is_explored_and_nothing_matches():
+    result, world, _ = run("explore_scene()\nx = detect('piano')\nif is_found(x):\n    stop()\nreturn 'none'\n")
+    assert result.value == "none"
+    assert world.stops == []
+    assert result.steps == 80
+
+
+def test_arithmetic_lists_loops_and_builtins_compute_python_values():
+    source = """
+total = 0
+for i in range(1, 5):
+    if i == 2:
+        continue
+    total += i * 2
+items = [3, 1, 2]
+n = 0
+while n < 10:
+    n = n + 3
+    if n > 6:
+        break
+return [total, min(items), max(items), len(items), items[-1], items[0:2], 7 // 2, 7 % 3, 1 / 4, n,
+        str(3) + 'x', int('4'), float('2.5'), round(2.567, 2), abs(-3), 1 if n else 2, not n, 1 < 2 < 3]
+"""
+    result, _, _ = run(source)
+    assert result.value == [16, 1, 3, 3, 2, [3, 1], 3, 1, 0.25, 9, "3x", 4, 2.5, 2.57, 3, 1, False, True]
+
+
+def test_step_budget_stops_a_search_with_its_reason():
+    result, _, _ = run("explore_scene()\nx = detect('piano')\n", budget=Budget(max_steps=10))
+    assert result.stop_reason == StopReason.STEP_BUDGET
+    assert "step budget of 10" in result.error
+    assert result.error_line == 1
+
+
+def test_iteration_cap_stops_an_unbounded_loop_without_steps():
+    result, _, _ = run("x = 0\nwhile True:\n    x = x + 1\n", budget=Budget(max_loop_iterations=50))
+    assert result.stop_reason == StopReason.LOOP_CAP
+    assert result.error.startswith("line 2:") and "50 iterations" in result.error
+
+
+def test_statement_budget_stops_nested_loops_below_each_cap():
+    source = "x = 0\nfor i in range(1000):\n    for j in range(1000):\n        x += 1\n"
+    result, _, _ = run(source, budget=Budget(max_statements=5000))
+    assert result.stop_reason == StopReason.STATEMENT_BUDGET
+
+
+def test_wall_clock_guard():
+    result, _, _ = run("x = 0\nwhile x < 1:\n    x = x\n", budget=Budget(max_wall_s=0.0))
+    assert result.stop_reason == StopReason.WALL_CLOCK
+
+
+def test_call_budget():
+    result, _, _ = run("for i in range(100):\n    classify_room()\n", budget=Budget(max_primitive_calls=5))
+    assert result.stop_reason == StopReason.CALL_BUDGET and result.primitive_calls == 6
+
+
+def test_runtime_errors_name_the_line():
+    result, _, _ = run("x = [1]\ny = 2\nz = x[5]\n")
+    assert result.stop_reason == StopReason.RUNTIME_ERROR
+    assert result.error == "line 3: index 5 is out of range for a list of 1 items"
+
+
+def test_a_failing_primitive_is_a_primitive_error_with_its_call():
+    result, _, _ = run("x = detect('unicorn')\nnavigate_to(x)\n")
+    assert result.stop_reason == StopReason.PRIMITIVE_ERROR
+    assert "line 2: navigate_to([]) failed" in result.error and "list of objects is empty" in result.error
+
+
+def test_primitive_argument_types_are_checked():
+    result, _, _ = run("detect(3)\n")
+    assert result.error == "line 1: detect() argument 'label' must be str, got int"
+
+
+def test_goal_inputs_reach_match_and_unbound_inputs_are_none():
+    pixels = __import__("numpy").full((8, 8, 3), (200, 20, 20), dtype="uint8")
+    source = "explore_scene()\nc = match(goal_image)\nif is_found(c):\n    navigate_to(c)\n    stop()\nreturn goal_description\n"
+    result, world, _ = run(source, inputs={"goal_image": GoalImage(pixels)})
+    assert world.stops == [(9.0, 0.0, 0.0)]
+    assert result.value is None
+
+
+def test_trace_records_lines_calls_steps_and_the_error_as_jsonl(tmp_path):
+    path = tmp_path / "traces" / "ep1.jsonl"
+    trace = Trace(path)
+    result, _, _ = run("look_around()\nr = classify_room()\nx = [1][3]\n", trace=trace)
+    trace.close()
+    events = [json.loads(line) for line in path.read_text().splitlines()]
+    assert result.trace_path == str(path)
+    kinds = [e["event"] for e in events]
+    assert kinds[0] == "program" and kinds[-1] == "end"
+    assert [e["line"] for e in events if e["event"] == "line"] == [1, 2, 3]
+    calls = [e for e in events if e["event"] == "call"]
+    assert calls[0]["name"] == "look_around" and calls[0]["steps"] == 12
+    assert calls[1]["result"] == "'hallway'" and calls[1]["total_steps"] == 12
+    error = next(e for e in events if e["event"] == "error")
+    assert error["line"] == 3 and error["reason"] == StopReason.RUNTIME_ERROR
+    assert events[-1]["stop_reason"] == StopReason.RUNTIME_ERROR and events[-1]["steps"] == 12
+
+
+@pytest.mark.parametrize("source", ["return 'a' * 100000\n", "x = 'ab'\nwhile True:\n    x = x + x\n"])
+def test_size_limits_stop_string_bombs(source):
+    result, _, _ = run(source)
+    assert result.stop_reason == StopReason.RUNTIME_ERROR
+    assert "exceeds the limit" in result.error
