@@ -92,7 +92,7 @@ def extract_program_text(text: str) -> tuple[str, int]:
         if _PROGRAM_LINE.match(line):
             program_line = index
     if program_line is not None:
-        rest = _PROGRAM_LINE.match(lines[program_line]).group(1)  # type: ignore[union-attr]
+        rest = lines[program_line].split(":", 1)[1]
         if rest.strip():
             lines[program_line] = rest
             offset += program_line
@@ -141,6 +141,10 @@ def _is_explore_call(node: ast.AST, box: Toolbox) -> bool:
     return spec is not None and spec.explores
 
 
+def _is_explore_statement(stmt: ast.stmt, box: Toolbox) -> bool:
+    return isinstance(stmt, ast.Expr) and _is_explore_call(stmt.value, box)
+
+
 def _explicit_search_loops(body: list[ast.stmt], box: Toolbox) -> list[ast.stmt]:
     """Rewrite `explore(); rest` into `while explore(): rest`.
 
@@ -157,10 +161,8 @@ def _explicit_search_loops(body: list[ast.stmt], box: Toolbox) -> list[ast.stmt]
             if isinstance(stmt, (ast.If, ast.While, ast.For)) and block:
                 setattr(stmt, name, _explicit_search_loops(block, box))
         end = index + 1
-        if isinstance(stmt, ast.Expr) and _is_explore_call(stmt.value, box):
-            while end < len(body) and not (
-                isinstance(body[end], ast.Expr) and _is_explore_call(body[end].value, box)
-            ):  # type: ignore[attr-defined]
+        if _is_explore_statement(stmt, box) and isinstance(stmt, ast.Expr):
+            while end < len(body) and not _is_explore_statement(body[end], box):
                 end += 1
             segment = body[index + 1 : end]
             after: list[ast.stmt] = []
