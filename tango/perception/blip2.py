@@ -1,0 +1,85 @@
+"""BLIP-2 through transformers: image-text matching (value scores) and visual question answering."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+
+from tango.agent.observation import Observation
+from tango.perception.models import Placement, cached, load_pretrained
+
+BLIP2_CLASSES = {"itm": "Blip2ForImageTextRetrieval", "vqa": "Blip2ForConditionalGeneration"}
+
+
+def load_blip2(task: str, path: str, where: Placement) -> tuple[Any, Any]:
+    """(processor, model) for `task` in itm|vqa from a local folder or hub id, in eval mode on `where`."""
+    import transformers
+
+    model_class = getattr(transformers, BLIP2_CLASSES[task])
+
+    def load() -> tuple[Any, Any]:
+        processor = load_pretrained(
+            transformers.AutoProcessor.from_pretrained, path, f"BLIP-2 {task} processor"
+        )
+        model = load_pretrained(model_class.from_pretrained, path, f"BLIP-2 {task} model")
+        return processor, model.to(where.device, where.dtype).eval()
+
+    return cached(("blip2", task, path, where), load)
+
+
+class Blip2ItmScorer:
+    """Value scores from BLIP-2: cosine image-text similarity (`itc`) or the matching head's P(match) (`itm`)."""
+
+    def __init__(self, path: str, head: str, where: Placement) -> None:
+        if head not in ("itc", "itm"):
+            raise ValueError(f"BLIP-2 scorer head must be itc or itm, got {head!r}")
+        self.path = path
+        self.head = head
+        self.where = where
+        self.processor, self.model = load_blip2("itm", path, where)
+
+    @torch.inference_mode()
+    def score(self, obs: Observation, prompts: list[str]) -> np.ndarray:
+        """(P,) scores of `prompts` against the current RGB frame."""
+        if not prompts:
+            return np.zeros(0, dtype=np.float32)
+        inputs = self.processor(images=[obs.rgb], text=list(prompts), padding=True, return_tensors="pt")
+        pixels = inputs["pixel_values"].to(self.where.device, self.where.dtype)
+        ids = inputs["input_ids"].to(self.where.device)
+        mask = inputs["attention_mask"].to(self.where.device)
+        if self.head == "itm":
+            pixels = pixels.expand(len(prompts), -1, -1, -1)
+            out = self.model(
+                pixel_values=pixels, input_ids=ids, attention_mask=mask, use_image_text_matching_head=True
+            )
+            return torch.softmax(out.logits_per_image.float(), dim=-1)[:, 1].cpu().numpy()
+        out = self.model(
+            pixel_values=pixels, input_ids=ids, attention_mask=mask, use_image_text_matching_head=False
+        )
+        return out.logits_per_image.float().reshape(-1)[: len(prompts)].cpu().numpy()
+
+
+class Blip2Answerer:
+    """Short answers from BLIP-2's language model given the current frame and a question prompt."""
+
+    def __init__(self, path: str, prompt: str, max_new_tokens: int, where: Placement) -> None:
+        self.path = path
+        self.prompt = prompt
+        self.max_new_tokens = max_new_tokens
+        self.where = where
+        self.processor, self.model = load_blip2("vqa", path, where)
+
+    @torch.inference_mode()
+    def answer(self, obs: Observation, question: str) -> str:
+        """The generated answer text (greedy decoding)."""
+        text = self.prompt.format(question=question)
+        inputs = self.processor(images=obs.rgb, text=text, return_tensors="pt")
+        inputs = {
+            k: v.to(self.where.device, self.where.dtype if v.is_floating_point() else v.dtype)
+            for k, v in inputs.items()
+        }
+        generated = self.model.generate(**inputs, max_new_tokens=self.max_new_tokens, do_sample=False)
+        new_tokens = generated[:, inputs["input_ids"].shape[1] :]
+        return str(self.processor.batch_decode(new_tokens, skip_special_tokens=True)[0]).strip()

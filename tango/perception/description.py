@@ -1,0 +1,133 @@
+"""Description goals (GOAT "lang_desc"): parse into category, attributes and relations, and score candidates.
+
+Real models score CLIP crop-text similarity; the ORACLE scorer compares the description with each candidate's
+observed annotation (MiniLM similarity plus attribute, room and nearby-object agreement).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tango.agent.observation import Observation
+from tango.perception.clip import ClipEmbedder, crop
+from tango.perception.detections import Detections, normalise_label
+from tango.perception.observed_memory import ObservedObjects
+from tango.perception.oracle_scene import OracleScene
+from tango.perception.text_similarity import TextEmbedder
+from tango.sim.scene import SceneObject
+
+COLORS = (
+    "black", "white", "gray", "grey", "red", "green", "blue", "yellow", "orange", "purple", "pink", "brown",
+    "beige", "silver", "gold", "cream", "teal", "navy",
+)  # fmt: skip
+MATERIALS = ("wood", "wooden", "metal", "metallic", "glass", "leather", "fabric", "plastic", "stone", "marble",
+             "ceramic", "wicker", "velvet")  # fmt: skip
+SIZES = ("small", "large", "big", "tiny", "tall", "short", "medium", "huge", "little")
+RELATIONS = ("next to", "near", "beside", "in front of", "behind", "on top of", "on", "under", "below", "above",
+             "between", "across from", "opposite")  # fmt: skip
+SYNONYMS = {"grey": "gray", "wooden": "wood", "metallic": "metal", "big": "large", "little": "small"}
+NEAR_M = 2.0
+
+
+@dataclass
+class ParsedDescription:
+    """What a description says about its target."""
+
+    text: str
+    category: str
+    attributes: dict[str, str] = field(default_factory=dict)
+    relations: list[tuple[str, str]] = field(default_factory=list)
+    room: str = ""
+
+
+def canonical(word: str) -> str:
+    """One spelling per attribute value (grey -> gray, wooden -> wood)."""
+    return SYNONYMS.get(word, word)
+
+
+def parse_description(text: str, category: str, rooms: list[str], categories: list[str]) -> ParsedDescription:
+    """Parse `text` about an object of `category`; `rooms`/`categories` are the vocabularies to recognise."""
+    words = re.findall(r"[a-z]+", text.lower())
+    joined = " " + " ".join(words) + " "
+    attributes: dict[str, str] = {}
+    for name, vocabulary in (("color", COLORS), ("material", MATERIALS), ("size", SIZES)):
+        hit = next((w for w in words if w in vocabulary), None)
+        if hit:
+            attributes[name] = canonical(hit)
+    room = max((r for r in rooms if f" {normalise_label(r)} " in joined), key=len, default="")
+    target = normalise_label(category)
+    relations: list[tuple[str, str]] = []
+    for relation in RELATIONS:
+        for match in re.finditer(rf" {relation} (?:the |a |an )?((?:[a-z]+ ){{1,3}})", joined):
+            tail = " " + match.group(1)
+            other = max((c for c in categories if f" {normalise_label(c)} " in tail), key=len, default="")
+            if other and normalise_label(other) != target and (relation, other) not in relations:
+                relations.append((relation, other))
+    return ParsedDescription(text, category, attributes, relations, room)
+
+
+def object_text(obj: SceneObject) -> str:
+    """ "small red wood chair in the kitchen" from an annotation."""
+    words = [obj.attributes[k] for k in ("size", "color", "material") if k in obj.attributes]
+    room = f" in the {obj.room}" if obj.room else ""
+    return " ".join([*words, obj.category]) + room
+
+
+class OracleDescriptionScorer:
+    """ORACLE: score observed candidates by MiniLM similarity of description and annotation, plus agreement."""
+
+    def __init__(self, scene: OracleScene, memory: ObservedObjects, text: TextEmbedder) -> None:
+        self.scene = scene
+        self.memory = memory
+        self.text = text
+
+    def parse(self, description: str, category: str) -> ParsedDescription:
+        """Parse with the room types and categories observed so far (never the unobserved scene)."""
+        rooms = sorted({o.object.room for o in self.memory.objects() if o.object.room})
+        return parse_description(description, category, rooms, self.memory.categories())
+
+    def score_instances(self, description: str, category: str, instance_ids: list[int]) -> np.ndarray:
+        """(N,) scores of observed instances (unobserved ids score -inf)."""
+        parsed = self.parse(description, category)
+        observed = {o.object.id: o for o in self.memory.objects()}
+        texts = [object_text(observed[i].object) if i in observed else "" for i in instance_ids]
+        similarity = self.text.similarity([description], texts)[0] if texts else np.zeros(0)
+        scores = np.full(len(instance_ids), -np.inf)
+        for k, object_id in enumerate(instance_ids):
+            if object_id not in observed:
+                continue
+            entry = observed[object_id]
+            agreement = sum(
+                canonical(entry.object.attributes.get(a, "")) == v for a, v in parsed.attributes.items()
+            )
+            agreement += int(bool(parsed.room) and entry.object.room == parsed.room)
+            agreement += sum(self._near(entry.last_point, other) for _, other in parsed.relations)
+            scores[k] = float(similarity[k]) + agreement
+        return scores
+
+    def _near(self, point: np.ndarray, category: str) -> bool:
+        others = self.memory.of_category(category)
+        return any(np.linalg.norm(o.last_point[[0, 2]] - point[[0, 2]]) <= NEAR_M for o in others)
+
+    def score(self, obs: Observation, description: str, detections: Detections) -> np.ndarray:
+        """(N,) scores of detections by their (oracle) instance ids."""
+        category = detections.labels[0] if len(detections) else ""
+        return self.score_instances(description, category, [int(i) for i in detections.instance_ids])
+
+
+class ClipDescriptionScorer:
+    """CLIP similarity between each detection's crop and the description text."""
+
+    def __init__(self, clip: ClipEmbedder, crop_padding: float = 0.1) -> None:
+        self.clip = clip
+        self.crop_padding = crop_padding
+
+    def score(self, obs: Observation, description: str, detections: Detections) -> np.ndarray:
+        """(N,) cosine similarities."""
+        if not len(detections):
+            return np.zeros(0)
+        crops = [crop(obs.rgb, box, self.crop_padding) for box in detections.boxes]
+        return self.clip.similarity(crops, [description])[:, 0].astype(np.float64)

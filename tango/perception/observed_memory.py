@@ -1,0 +1,71 @@
+"""What the agent has actually seen: annotated objects recorded from ORACLE detections, nothing else."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+from tango.perception.detections import normalise_label
+from tango.perception.oracle import VisibleObject
+from tango.sim.scene import SceneObject
+
+
+@dataclass
+class ObservedObject:
+    """An object seen at least once, with how often and where it was last seen (world point)."""
+
+    object: SceneObject
+    times_seen: int
+    last_point: np.ndarray
+
+
+class ObservedObjects:
+    """Objects recorded by `record`; queries only ever return recorded objects."""
+
+    def __init__(self) -> None:
+        self._seen: dict[int, ObservedObject] = {}
+
+    def record(self, visible: list[VisibleObject]) -> None:
+        """Add the objects visible in one frame."""
+        for item in visible:
+            entry = self._seen.get(item.object.id)
+            if entry is None:
+                self._seen[item.object.id] = ObservedObject(item.object, 1, item.point)
+            else:
+                entry.times_seen += 1
+                entry.last_point = item.point
+
+    def __len__(self) -> int:
+        return len(self._seen)
+
+    def __contains__(self, object_id: int) -> bool:
+        return object_id in self._seen
+
+    def objects(self) -> list[ObservedObject]:
+        """Every observed object, in id order."""
+        return [self._seen[i] for i in sorted(self._seen)]
+
+    def categories(self) -> list[str]:
+        """Observed categories, normalised and sorted."""
+        return sorted({normalise_label(o.object.category) for o in self._seen.values()})
+
+    def of_category(self, category: str) -> list[ObservedObject]:
+        """Observed objects of `category`."""
+        wanted = normalise_label(category)
+        return [o for o in self.objects() if normalise_label(o.object.category) == wanted]
+
+    def counts(self) -> Counter[str]:
+        """How many distinct observed objects per category."""
+        return Counter(normalise_label(o.object.category) for o in self._seen.values())
+
+    def describe(self) -> str:
+        """One line per observed object (category, attributes, room), e.g. for an LLM answerer's context."""
+        lines = []
+        for entry in self.objects():
+            obj = entry.object
+            attributes = ", ".join(f"{k}: {v}" for k, v in sorted(obj.attributes.items()))
+            room = f" in the {obj.room}" if obj.room else ""
+            lines.append(f"{obj.category} #{obj.id}{room}" + (f" ({attributes})" if attributes else ""))
+        return "\n".join(lines)

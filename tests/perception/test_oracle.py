@@ -1,0 +1,128 @@
+"""ORACLE perception: detections from the semantic frame, observed-only answers, rooms, text scores, descriptions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tango.perception import build_perception
+from tango.perception.answerers import OracleAnswerer
+from tango.perception.description import OracleDescriptionScorer, parse_description
+from tango.perception.models import placement
+from tango.perception.observed_memory import ObservedObjects
+from tango.perception.oracle import OracleDetector, visible_objects
+from tango.perception.oracle_scene import OracleScene
+from tango.perception.rooms import OracleRoomClassifier
+from tango.perception.text_similarity import TextEmbedder
+from tango.perception.value_scorers import OracleTextScorer
+from tests.perception.conftest import make_observation
+
+
+@pytest.fixture(scope="module")
+def minilm() -> TextEmbedder:
+    return TextEmbedder("", placement("cpu"))
+
+
+def test_oracle_detects_only_visible_objects_above_the_pixel_minimum(
+    scene: OracleScene, kitchen_view
+) -> None:
+    detections = OracleDetector(scene, min_pixels=100).detect(kitchen_view, ["chair", "table", "bed"])
+    assert sorted(detections.instance_ids.tolist()) == [1, 2]
+    assert detections.labels == ["chair", "chair"]
+    left = detections.instance_ids.tolist().index(1)
+    assert detections.boxes[left].tolist() == [5, 30, 25, 40]
+    assert detections.masks is not None and detections.masks[left].sum() == 200
+    assert detections.points[left, 2] == pytest.approx(-2.0) and detections.points[left, 0] < 0
+
+
+def test_oracle_without_semantic_frame_is_a_clear_error(scene: OracleScene, kitchen_view) -> None:
+    kitchen_view.semantic = None
+    with pytest.raises(ValueError, match="semantic sensor"):
+        OracleDetector(scene, 100).detect(kitchen_view, ["chair"])
+
+
+def test_oracle_synonyms_through_minilm_similarity(
+    scene: OracleScene, kitchen_view, minilm: TextEmbedder
+) -> None:
+    exact = OracleDetector(scene, 100)
+    similar = OracleDetector(scene, 100, label_similarity=0.6, text=minilm)
+    assert len(exact.detect(kitchen_view, ["seat"])) == 0
+    assert len(similar.detect(kitchen_view, ["chairs"])) == 2
+    assert len(similar.detect(kitchen_view, ["refrigerator"])) == 0
+
+
+def test_oracle_answerer_never_reads_unobserved_objects(scene: OracleScene, kitchen_view) -> None:
+    answerer = OracleAnswerer(scene, min_pixels=100)
+    assert answerer.answer(kitchen_view, "What color is the bed?") == "unknown"
+    assert answerer.answer(kitchen_view, "Is there a bed?") == "no"
+    assert answerer.answer(kitchen_view, "How many beds are there?") == "0"
+    assert answerer.answer(kitchen_view, "What color is the table?") == "unknown"  # 3 pixels: not observed
+    assert 4 not in answerer.memory and 3 not in answerer.memory
+    assert answerer.answer(kitchen_view, "How many chairs did you see?") == "2"
+    assert answerer.answer(kitchen_view, "Where is the chair?") == "in the kitchen"
+
+
+def test_oracle_answerer_answers_after_the_object_is_observed(scene: OracleScene) -> None:
+    answerer = OracleAnswerer(scene, min_pixels=100)
+    empty = make_observation(np.zeros((48, 64)))
+    assert answerer.answer(empty, "What color is the bed?") == "unknown"
+    bed_view = np.zeros((48, 64))
+    bed_view[10:30, 10:30] = 4
+    answerer.observe(make_observation(bed_view))
+    assert answerer.answer(empty, "What color is the bed?") == "green"
+    assert answerer.answer(empty, "Which room is the bed in?") == "in the bedroom"
+    assert answerer.answer(empty, "Is there a bed?") == "yes"
+
+
+def test_oracle_room_from_agent_position(scene: OracleScene) -> None:
+    classifier = OracleRoomClassifier(scene)
+    assert classifier.classify(make_observation(np.zeros((4, 4)), position=(-1, 0, 0))) == "kitchen"
+    assert classifier.classify(make_observation(np.zeros((4, 4)), position=(2, 0, 1))) == "bedroom"
+    assert classifier.classify(make_observation(np.zeros((4, 4)), position=(9, 0, 9))) == ""
+
+
+def test_oracle_text_scorer_ranks_prompts_by_labels_in_view(scene: OracleScene, kitchen_view, minilm) -> None:
+    scores = OracleTextScorer(scene, minilm, min_pixels=100).score(
+        kitchen_view, ["chair", "armchair", "bathtub"]
+    )
+    assert scores[0] == pytest.approx(1.0, abs=1e-4)
+    assert scores[0] > scores[1] > scores[2]
+    empty = make_observation(np.zeros((48, 64)))
+    assert OracleTextScorer(scene, minilm, 100).score(empty, ["chair"]).tolist() == [0.0]
+
+
+def test_parse_goat_style_description() -> None:
+    parsed = parse_description(
+        "The small red wooden chair in the kitchen, next to the dining table.",
+        "chair",
+        rooms=["kitchen", "bedroom"],
+        categories=["chair", "table", "dining table"],
+    )
+    assert parsed.attributes == {"color": "red", "material": "wood", "size": "small"}
+    assert parsed.room == "kitchen"
+    assert parsed.relations == [("next to", "dining table")]
+
+
+def test_oracle_description_picks_the_described_chair(scene: OracleScene, kitchen_view, minilm) -> None:
+    memory = ObservedObjects()
+    memory.record(visible_objects(kitchen_view, scene, 100))
+    scorer = OracleDescriptionScorer(scene, memory, minilm)
+    red = scorer.score_instances("the red wooden chair", "chair", [1, 2, 4])
+    blue = scorer.score_instances("a large blue metal chair", "chair", [1, 2])
+    assert red.argmax() == 0 and blue.argmax() == 1
+    assert red[2] == -np.inf  # never observed
+
+
+def test_build_oracle_bundle_describes_itself_and_shares_memory(scene: OracleScene, kitchen_view) -> None:
+    bundle = build_perception({"detector": {"min_pixels": 100}}, scene=scene)
+    bundle.observe(kitchen_view)
+    assert len(bundle.memory) == 2
+    assert bundle.answerer.answer(make_observation(np.zeros((48, 64))), "how many chairs") == "2"
+    info = bundle.describe()
+    assert info["name"] == "oracle" and "detector" in info["oracle_components"]
+    assert info["detector"]["kind"] == "oracle" and "llm" not in info["answerer"]
+
+
+def test_oracle_bundle_without_scene_names_the_problem() -> None:
+    with pytest.raises(ValueError, match="oracle detector needs the scene annotation"):
+        build_perception({})
