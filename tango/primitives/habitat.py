@@ -71,25 +71,25 @@ def explore_scene(ctx: AgentContext) -> bool:
 
 
 @primitive
-def detect(ctx: AgentContext, label: str) -> list:
+def detect(ctx: AgentContext, label: str) -> list[ObjectHandle]:
     """Objects of category `label` (open vocabulary, e.g. 'red chair') seen now or on the map, best first."""
     return list(ctx.agent.detect(label))
 
 
 @primitive
-def is_found(ctx: AgentContext, objects: list) -> bool:
+def is_found(ctx: AgentContext, objects: list[ObjectHandle]) -> bool:
     """True when detect/match/recall returned at least one object."""
     return bool(_objects(objects, "is_found"))
 
 
 @primitive
-def count(ctx: AgentContext, objects: list) -> int:
+def count(ctx: AgentContext, objects: list[ObjectHandle]) -> int:
     """How many objects detect/match/recall returned."""
     return len(_objects(objects, "count"))
 
 
 @primitive
-def navigate_to(ctx: AgentContext, target: Any) -> bool:
+def navigate_to(ctx: AgentContext, target: ObjectHandle | list[ObjectHandle] | list[float]) -> bool:
     """Go to an object (or the best of a list of objects, or a position [x, y, z]); True when reached."""
     return bool(ctx.agent.navigate_to(_target(target)))
 
@@ -101,7 +101,7 @@ def answer(ctx: AgentContext, question: str) -> str:
 
 
 @primitive
-def match(ctx: AgentContext, goal: Any) -> list:
+def match(ctx: AgentContext, goal: GoalImage | str) -> list[ObjectHandle]:
     """Objects seen so far that match a goal given as goal_image or goal_description, best first."""
     if isinstance(goal, GoalImage):
         return list(ctx.agent.match_image(goal))
@@ -147,7 +147,7 @@ def turn_right(ctx: AgentContext) -> None:
 
 
 @primitive
-def recall(ctx: AgentContext, target: str) -> list:
+def recall(ctx: AgentContext, target: str) -> list[ObjectHandle]:
     """Objects matching `target` remembered from earlier in the episode (e.g. a previous goal), best first."""
     return list(ctx.agent.recall(target))
 

@@ -54,7 +54,9 @@ class FakeWorld:
                 self.seen[index] = obj
 
     def _handles(self, indices: list[int], score: float = 0.9) -> list[ObjectHandle]:
-        handles = [ObjectHandle(self.objects[i].label, self.objects[i].position, score, f"fake-{i}") for i in indices]
+        handles = [
+            ObjectHandle(self.objects[i].label, self.objects[i].position, score, f"fake-{i}") for i in indices
+        ]
         return sorted(handles, key=lambda h: math.dist(h.position, self.position))
 
     def explore_step(self) -> bool:
@@ -67,7 +69,11 @@ class FakeWorld:
 
     def detect(self, label: str) -> list[ObjectHandle]:
         self._look()
-        found = [i for i, o in self.seen.items() if label.lower() in (o.label, f"{o.description} {o.label}".strip())]
+        found = [
+            i
+            for i, o in self.seen.items()
+            if label.lower() in (o.label, f"{o.description} {o.label}".strip())
+        ]
         return self._handles(found)
 
     def match_image(self, image: GoalImage) -> list[ObjectHandle]:
@@ -126,7 +132,7 @@ def apartment(budget: Budget | None = None) -> FakeWorld:
     objects = [
         FakeObject("plant", (1.0, 0.0, 0.0), "hallway", "green"),
         FakeObject("chair", (4.0, 0.0, 0.5), "kitchen", "wooden", (150, 100, 50)),
-        FakeObject("fridge", (5.0, 0.0, -0.5), "kitchen", "white", (250, 250, 250)),
+        FakeObject("refrigerator", (5.0, 0.0, -0.5), "kitchen", "white", (250, 250, 250)),
         FakeObject("chair", (6.0, 0.0, 0.5), "kitchen", "metal", (90, 90, 90)),
         FakeObject("couch", (9.0, 0.0, 0.0), "living room", "red", (200, 20, 20)),
         FakeObject("tv", (10.0, 0.0, 1.0), "living room", "black", (10, 10, 10)),
@@ -136,5 +142,5 @@ def apartment(budget: Budget | None = None) -> FakeWorld:
     return FakeWorld(
         objects,
         budget=budget or Budget(),
-        answers={"color": "red", "how many": "2", "where": "in the kitchen", "fridge": "white"},
+        answers={"color": "red", "how many": "2", "where": "in the kitchen", "refrigerator": "white"},
     )

@@ -20,7 +20,9 @@ def run(source, budget=None, trace=None, inputs=None):
 
 
 def test_search_loop_finds_the_bed_navigates_and_stops_there():
-    result, world, _ = run("explore_scene()\nbed = detect('bed')\nif is_found(bed):\n    navigate_to(bed)\n    stop()\n")
+    result, world, _ = run(
+        "explore_scene()\nbed = detect('bed')\nif is_found(bed):\n    navigate_to(bed)\n    stop()\n"
+    )
     assert result.stop_reason == StopReason.COMPLETED and result.ok
     assert world.stops == [(16.0, 0.0, 0.0)]
     assert result.steps == world.budget.steps > 0
@@ -47,7 +49,9 @@ return count(recall('chair'))
 
 
 def test_search_ends_when_the_scene_is_explored_and_nothing_matches():
-    result, world, _ = run("explore_scene()\nx = detect('piano')\nif is_found(x):\n    stop()\nreturn 'none'\n")
+    result, world, _ = run(
+        "explore_scene()\nx = detect('piano')\nif is_found(x):\n    stop()\nreturn 'none'\n"
+    )
     assert result.value == "none"
     assert world.stops == []
     assert result.steps == 80

@@ -32,7 +32,9 @@ def test_explore_followed_by_statements_becomes_a_visible_search_loop():
 
 
 def test_explore_inside_a_block_becomes_a_loop_over_the_rest_of_that_block():
-    program = parse("x = 1\nif x == 1:\n    explore_scene()\n    a = detect('bed')\n    if is_found(a):\n        stop()\n")
+    program = parse(
+        "x = 1\nif x == 1:\n    explore_scene()\n    a = detect('bed')\n    if is_found(a):\n        stop()\n"
+    )
     inner = program.tree.body[1]
     assert isinstance(inner, ast.If) and isinstance(inner.body[0], ast.While)
 
@@ -128,4 +130,7 @@ def test_goal_inputs_are_readable_without_assignment():
 def test_each_bare_explore_starts_a_new_search_phase_and_a_final_return_runs_after_it():
     source = "explore_scene()\na = detect('a')\nexplore_scene()\nb = detect('b')\nreturn b\n"
     program = parse(source)
-    assert program.source == "while explore_scene():\n    a = detect('a')\nwhile explore_scene():\n    b = detect('b')\nreturn b\n"
+    assert (
+        program.source
+        == "while explore_scene():\n    a = detect('a')\nwhile explore_scene():\n    b = detect('b')\nreturn b\n"
+    )

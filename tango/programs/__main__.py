@@ -1,0 +1,60 @@
+"""Command line: `python -m tango.programs check FILE` and `python -m tango.programs prompt --task goat`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from tango.primitives import DEFAULT_TOOLBOX, RegistryError
+from tango.programs.errors import ProgramError
+from tango.programs.parser import parse
+from tango.programs.prompt import PromptError, prompt_for_task
+
+
+def _check(path: Path, toolbox: str) -> int:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        print(f"{path}: cannot read: {error.strerror}", file=sys.stderr)
+        return 2
+    try:
+        program = parse(text, toolbox=toolbox)
+    except ProgramError as error:
+        print(f"{path}:{error.line or 0}: {error.reason}", file=sys.stderr)
+        return 1
+    except RegistryError as error:
+        print(f"{path}: {error}", file=sys.stderr)
+        return 2
+    print(program.source, end="")
+    return 0
+
+
+def _prompt(task: str, instruction: str, prompts_dir: str | None) -> int:
+    try:
+        prompt = prompt_for_task(task, prompts_dir)
+    except (PromptError, RegistryError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(prompt.text(instruction), end="")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tango.programs", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    check = commands.add_parser("check", help="parse a program file and print its canonical form")
+    check.add_argument("file", type=Path)
+    check.add_argument("--toolbox", default=DEFAULT_TOOLBOX)
+    prompt = commands.add_parser("prompt", help="print the full prompt the LLM would see")
+    prompt.add_argument("--task", required=True)
+    prompt.add_argument("--instruction", default="<the episode's instruction>")
+    prompt.add_argument("--prompts-dir", default=None)
+    args = parser.parse_args(argv)
+    if args.command == "check":
+        return _check(args.file, args.toolbox)
+    return _prompt(args.task, args.instruction, args.prompts_dir)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

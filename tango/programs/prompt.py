@@ -1,0 +1,104 @@
+"""The prompt an LLM sees: a toolbox's system text with its generated API section, plus in-context examples.
+
+Prompt files live in the repository's prompts/ folder (one folder per toolbox); the API section comes from
+the primitive registry, so a new primitive shows up without editing any prompt file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tango.primitives import Toolbox, get_toolbox
+
+PROMPTS_DIR = Path(__file__).resolve().parents[2] / "prompts"
+TASK_TOOLBOXES: dict[str, str] = {
+    "objectnav": "habitat",
+    "ovon": "habitat",
+    "goat": "habitat",
+    "openeqa": "habitat",
+    "graphnav": "graphnav",
+}
+API_PLACEHOLDER = "{api}"
+
+
+class PromptError(ValueError):
+    """A task without a toolbox or a toolbox whose prompt files are missing or malformed."""
+
+
+@dataclass(frozen=True)
+class Example:
+    """One in-context example: the question and the program text."""
+
+    question: str
+    program: str
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """The system text (with the API) and the examples for one toolbox; `digest` keys the program cache."""
+
+    toolbox: str
+    system: str
+    examples: tuple[Example, ...]
+
+    @property
+    def examples_text(self) -> str:
+        return "\n\n".join(f"Question: {e.question}\nProgram:\n{e.program.rstrip()}" for e in self.examples)
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256((self.system + "\x00" + self.examples_text).encode()).hexdigest()[:16]
+
+    def messages(self, instruction: str) -> list[dict[str, Any]]:
+        """Chat messages: system text, then the examples and the new question in the paper's form."""
+        user = f"{self.examples_text}\n\nQuestion: {instruction.strip()}\nProgram:\n"
+        return [{"role": "system", "content": self.system}, {"role": "user", "content": user}]
+
+    def text(self, instruction: str) -> str:
+        """The same content as one plain text (for completion models without a chat template)."""
+        return "\n\n".join(str(m["content"]) for m in self.messages(instruction))
+
+
+def toolbox_for_task(task: str) -> str:
+    if task not in TASK_TOOLBOXES:
+        raise PromptError(f"unknown task {task!r}; known tasks: {', '.join(sorted(TASK_TOOLBOXES))}")
+    return TASK_TOOLBOXES[task]
+
+
+def parse_examples(text: str, source: str) -> tuple[Example, ...]:
+    """Split an examples file into Question/Program pairs; PromptError names the file when one is malformed."""
+    examples: list[Example] = []
+    for number, block in enumerate(text.split("Question:")[1:], start=1):
+        if "\nProgram:" not in block:
+            raise PromptError(f"{source}: example {number} has no 'Program:' line")
+        question, program = block.split("\nProgram:", 1)
+        examples.append(Example(question.strip(), program.strip("\n") + "\n"))
+    if not examples:
+        raise PromptError(f"{source}: no 'Question:' examples found")
+    return tuple(examples)
+
+
+def build_prompt(toolbox: str | Toolbox, prompts_dir: str | Path | None = None) -> Prompt:
+    """The prompt of a toolbox from its prompt files and its registered primitives."""
+    box = toolbox if isinstance(toolbox, Toolbox) else get_toolbox(toolbox)
+    root = Path(prompts_dir) if prompts_dir else PROMPTS_DIR
+    system_path = root / (box.system_prompt_path or f"{box.name}/system.txt")
+    examples_path = root / (box.examples_path or f"{box.name}/examples.txt")
+    for path in (system_path, examples_path):
+        if not path.is_file():
+            raise PromptError(f"prompt file {path} for toolbox {box.name!r} does not exist")
+    system = system_path.read_text(encoding="utf-8")
+    if API_PLACEHOLDER not in system:
+        raise PromptError(
+            f"{system_path}: the system prompt must contain {API_PLACEHOLDER} where the API goes"
+        )
+    system = system.replace(API_PLACEHOLDER, box.api_text()).strip() + "\n"
+    examples = parse_examples(examples_path.read_text(encoding="utf-8"), str(examples_path))
+    return Prompt(box.name, system, examples)
+
+
+def prompt_for_task(task: str, prompts_dir: str | Path | None = None) -> Prompt:
+    return build_prompt(toolbox_for_task(task), prompts_dir)
