@@ -1,0 +1,65 @@
+"""`python -m tango.eval` as a user runs it: killed with SIGKILL mid-run, rerun, every episode exactly once."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.harness.conftest import missing_group_overrides
+
+REPO = Path(__file__).resolve().parents[2]
+NUM_EPISODES = 12
+
+
+def _command(run_dir: Path) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "tango.eval",
+        "task=fake",
+        *missing_group_overrides(),
+        f"eval.num_episodes={NUM_EPISODES}",
+        f"eval.output_dir={run_dir}",
+        "eval.progress=false",
+        "task.step_sleep_s=0.01",
+        "task.min_steps=10",
+        "task.max_steps=20",
+        "task.fail_ids=[fake-003]",
+    ]
+
+
+def _finished_lines(path: Path) -> int:
+    return path.read_bytes().count(b"\n") if path.is_file() else 0
+
+
+def test_sigkill_mid_run_then_rerun_records_each_episode_once(tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    results = run_dir / "episodes.jsonl"
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    process = subprocess.Popen(
+        _command(run_dir), cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    deadline = time.monotonic() + 60
+    while _finished_lines(results) < 3 and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.02)
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=10)
+    killed_after = _finished_lines(results)
+    assert 3 <= killed_after < NUM_EPISODES, process.stderr.read().decode() if process.stderr else ""
+    with results.open("a") as handle:  # what a kill in the middle of a write leaves behind
+        handle.write('{"episode_id": "fake-0')
+    rerun = subprocess.run(
+        _command(run_dir), check=False, cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert rerun.returncode == 0, rerun.stderr
+    ids = [json.loads(line)["episode_id"] for line in results.read_text().splitlines()]
+    assert sorted(ids) == [f"fake-{i:03d}" for i in range(NUM_EPISODES)]
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["num_episodes"] == NUM_EPISODES
+    assert summary["errors_by_reason"] == {"FakeEpisodeError": 1}
+    assert "success" in rerun.stdout and "episodes" in rerun.stdout

@@ -1,0 +1,46 @@
+"""Navigation measures and GOAT subtask pooling against hand-computed values."""
+
+from __future__ import annotations
+
+import pytest
+
+from tango.tasks.measures import aggregate_subtasks, navigation_metrics, soft_spl, spl, success
+
+
+def test_success_is_within_success_distance_and_needs_stop() -> None:
+    assert success(0.99, 1.0) == 1.0
+    assert success(1.01, 1.0) == 0.0
+    assert success(0.2, 0.25) == 1.0
+    assert success(0.2, 1.0, called_stop=False) == 0.0
+
+
+def test_spl_weights_success_by_path_efficiency() -> None:
+    assert spl(1.0, 4.0, 8.0) == pytest.approx(0.5)
+    assert spl(1.0, 4.0, 3.0) == pytest.approx(1.0)
+    assert spl(0.0, 4.0, 4.0) == 0.0
+
+
+def test_soft_spl_uses_progress_towards_goal() -> None:
+    assert soft_spl(2.0, 8.0, 8.0, 16.0) == pytest.approx(0.75 * 0.5)
+    assert soft_spl(10.0, 8.0, 8.0, 8.0) == 0.0
+
+
+def test_navigation_metrics_bundle() -> None:
+    metrics = navigation_metrics(0.5, 6.0, 5.0, 10.0, success_distance=1.0)
+    assert metrics == pytest.approx(
+        {"success": 1.0, "spl": 0.5, "soft_spl": (1 - 0.5 / 6.0) * 0.5, "distance_to_goal": 0.5}
+    )
+
+
+def test_subtasks_pool_over_subtasks_and_per_goal_type() -> None:
+    subtasks = [
+        {"goal_type": "object", "success": 1.0, "spl": 0.5},
+        {"goal_type": "object", "success": 0.0, "spl": 0.0},
+        {"goal_type": "image", "success": 1.0, "spl": 1.0},
+    ]
+    pooled = aggregate_subtasks(subtasks)
+    assert pooled["count"] == 3
+    assert pooled["metrics"]["success"] == pytest.approx(2 / 3)
+    assert pooled["metrics"]["spl"] == pytest.approx(0.5)
+    assert pooled["by_goal_type"]["object"] == {"count": 2, "metrics": {"spl": 0.25, "success": 0.5}}
+    assert pooled["by_goal_type"]["image"]["metrics"]["success"] == 1.0

@@ -1,0 +1,75 @@
+"""Summary math: means over all attempted episodes with errors as failures, counts, cost, subtasks."""
+
+from __future__ import annotations
+
+import pytest
+
+from tango.harness.summary import summarize, summary_table
+
+
+def _record(episode_id: str, success: float, steps: int, **fields: object) -> dict[str, object]:
+    return {
+        "episode_id": episode_id,
+        "metrics": {"success": success, "spl": success / 2},
+        "num_steps": steps,
+        "wall_time_s": 1.0,
+        "status": "ok",
+        "failure_reason": None,
+        **fields,
+    }
+
+
+def test_errors_count_as_failures_in_the_means() -> None:
+    records = [
+        _record("a", 1.0, 10, llm_calls=2, prompt_tokens=100, completion_tokens=20),
+        _record("b", 1.0, 20, llm_calls=1, prompt_tokens=50, completion_tokens=5),
+        _record("c", 0.0, 0, status="error", error_type="RuntimeError", failure_reason="RuntimeError: boom"),
+        _record("d", 0.0, 30, failure_reason="not_found: too far"),
+    ]
+    summary = summarize(records, "fake", wall_time_s=6.0, configs={"task": {"success_distance": 0.25}})
+    assert summary["num_episodes"] == 4
+    assert summary["num_errors"] == 1
+    assert summary["metrics"]["success"] == pytest.approx(0.5)
+    assert summary["metrics"]["spl"] == pytest.approx(0.25)
+    assert summary["errors_by_reason"] == {"RuntimeError": 1}
+    assert summary["failure_reasons"] == {"not_found": 1}
+    assert summary["total_steps"] == 60
+    assert summary["steps_per_s"] == pytest.approx(10.0)
+    assert summary["steps_per_s_per_worker"] == pytest.approx(15.0)
+    assert summary["llm"] == {"calls": 3, "prompt_tokens": 150, "completion_tokens": 25}
+    assert summary["success_distance"] == 0.25
+
+
+def test_metric_missing_in_some_episodes_reports_its_count() -> None:
+    records = [
+        {"episode_id": "a", "metrics": {"normalised_match": 100.0, "llm_match": 75.0}},
+        {"episode_id": "b", "metrics": {"normalised_match": 0.0}, "extra": {"judge_error": "no mark"}},
+    ]
+    summary = summarize(records, "openeqa", wall_time_s=1.0)
+    assert summary["metrics"] == {"llm_match": 75.0, "normalised_match": 50.0}
+    assert summary["metric_counts"] == {"llm_match": 1, "normalised_match": 2}
+    assert summary["judge_errors"] == 1
+
+
+def test_subtasks_are_pooled_per_goal_type_and_shown_in_the_table() -> None:
+    records = [
+        {
+            "episode_id": "a",
+            "metrics": {"success": 0.5},
+            "subtasks": [
+                {"goal_type": "object", "success": 1.0, "spl": 1.0},
+                {"goal_type": "image", "success": 0.0, "spl": 0.0},
+            ],
+        },
+        {
+            "episode_id": "b",
+            "metrics": {"success": 1.0},
+            "subtasks": [{"goal_type": "object", "success": 1.0, "spl": 0.5}],
+        },
+    ]
+    summary = summarize(records, "goat", wall_time_s=1.0)
+    assert summary["subtasks"]["count"] == 3
+    assert summary["subtasks"]["metrics"]["success"] == pytest.approx(2 / 3)
+    assert summary["subtasks"]["by_goal_type"]["object"]["metrics"]["spl"] == pytest.approx(0.75)
+    rows = [str(cell) for column in summary_table(summary).columns for cell in column._cells]
+    assert "  image success (n=1)" in rows
