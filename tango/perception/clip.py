@@ -68,7 +68,7 @@ class ClipEmbedder:
 
     def probabilities(self, images: list[np.ndarray], texts: list[str]) -> np.ndarray:
         """(N, T) softmax over texts with the model's logit scale (zero-shot classification)."""
-        scale = float(self.model.logit_scale.exp().float().clamp(max=100.0))
+        scale = float(self.model.logit_scale.detach().exp().float().clamp(max=100.0))
         logits = torch.from_numpy(self.similarity(images, texts)) * scale
         return torch.softmax(logits, dim=-1).numpy()
 
