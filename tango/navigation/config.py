@@ -1,0 +1,42 @@
+"""Dataclass configs of the agent group (configs/agent/default.yaml mirrors them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tango.mapping.config import MapConfig
+
+
+@dataclass
+class NavigationConfig:
+    """Point-goal controller choice and its settings; distances in metres, angles in degrees."""
+
+    controller: str = "fmm"
+    forward_step: float = 0.25
+    turn_angle: float = 30.0
+    success_distance: float = 1.0
+    point_goal_tolerance: float = 0.15
+    lookahead: float = 0.75
+    stuck_displacement: float = 0.05
+    recovery_after_collisions: int = 3
+    pointnav_checkpoint: str = "checkpoints/pointnav_weights.pth"
+    pointnav_device: str = "cpu"
+
+
+@dataclass
+class ExploreConfig:
+    """Initial scan and frontier selection with hysteresis."""
+
+    scan_turns: int = 12
+    frontier_switch_margin: float = 0.05
+    frontier_reached_distance: float = 0.5
+    max_steps_per_frontier: int = 60
+
+
+@dataclass
+class AgentConfig:
+    """Everything the navigator needs: map, controller and exploration settings."""
+
+    map: MapConfig = field(default_factory=MapConfig)
+    navigation: NavigationConfig = field(default_factory=NavigationConfig)
+    explore: ExploreConfig = field(default_factory=ExploreConfig)

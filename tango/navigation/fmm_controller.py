@@ -1,0 +1,168 @@
+"""Point-goal controller without learned weights: fast marching on the obstacle map, followed with discrete
+actions; replans when the map blocks its path and recovers when a forward step does not move the agent."""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+
+from tango.mapping.obstacle_map import ObstacleMap
+from tango.navigation.actions import MOVE_FORWARD, STOP, TURN_LEFT, TURN_RIGHT
+from tango.navigation.config import NavigationConfig
+from tango.navigation.fmm_planner import (
+    DistanceField,
+    disk,
+    distance_field,
+    line_is_free,
+    reachable_from,
+)
+
+LOG = logging.getLogger(__name__)
+WINDOW_MARGIN_PX = 40
+
+
+def heading_to(position: np.ndarray, target: np.ndarray) -> float:
+    """Yaw (habitat convention: 0 faces -z, left positive) that faces target from position."""
+    return float(np.arctan2(-(target[0] - position[0]), -(target[2] - position[2])))
+
+
+def wrap_angle(angle: float) -> float:
+    """Angle wrapped to [-pi, pi)."""
+    return float((angle + np.pi) % (2 * np.pi) - np.pi)
+
+
+def planar_distance(a: np.ndarray, b: np.ndarray) -> float:
+    """Distance in the floor plane (x, z)."""
+    return float(np.hypot(a[0] - b[0], a[2] - b[2]))
+
+
+class FmmController:
+    """Follows fast-marching distance fields on the obstacle map's navigable layer to a point goal."""
+
+    def __init__(self, config: NavigationConfig | None = None, seed: int = 0) -> None:
+        self.config = config or NavigationConfig()
+        self._rng = np.random.default_rng(seed)
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the plan, the collision count and the recovery queue (new episode or new goal)."""
+        self._field: DistanceField | None = None
+        self._goal: np.ndarray | None = None
+        self._last_position: np.ndarray | None = None
+        self._last_action: str | None = None
+        self._collisions = 0
+        self._recovery: list[str] = []
+        self.unreachable = False
+        self.replans = 0
+
+    def act(
+        self, position: np.ndarray, yaw: float, goal: np.ndarray, omap: ObstacleMap, stop_radius: float
+    ) -> str:
+        """Next discrete action toward goal (world point); STOP once within stop_radius in the floor plane."""
+        position, goal = np.asarray(position, float), np.asarray(goal, float)
+        self._note_motion(position, yaw, omap)
+        if planar_distance(position, goal) <= stop_radius:
+            return self._emit(STOP, position)
+        if self._recovery:
+            return self._emit(self._recovery.pop(0), position)
+        waypoint = self._waypoint(position, goal, omap)
+        if waypoint is None:
+            return self._emit(self._random_turn(), position)
+        error = wrap_angle(heading_to(position, waypoint) - yaw)
+        if abs(error) > np.deg2rad(self.config.turn_angle) / 2:
+            return self._emit(TURN_LEFT if error > 0 else TURN_RIGHT, position)
+        return self._emit(MOVE_FORWARD, position)
+
+    def _emit(self, action: str, position: np.ndarray) -> str:
+        self._last_action = action
+        self._last_position = position.copy()
+        return action
+
+    def _random_turn(self) -> str:
+        return TURN_LEFT if self._rng.random() < 0.5 else TURN_RIGHT
+
+    def _note_motion(self, position: np.ndarray, yaw: float, omap: ObstacleMap) -> None:
+        """Detect a blocked forward step: mark the blocked cells ahead, and start a recovery after repeats."""
+        if self._last_action != MOVE_FORWARD or self._last_position is None:
+            return
+        if planar_distance(position, self._last_position) >= self.config.stuck_displacement:
+            self._collisions = 0
+            return
+        self._collisions += 1
+        forward = np.array([-np.sin(yaw), 0.0, -np.cos(yaw)])
+        right = np.array([np.cos(yaw), 0.0, -np.sin(yaw)])
+        ahead = position + forward * (omap.config.agent_radius + 0.1)
+        offsets = np.linspace(-0.1, 0.1, 5)
+        omap.mark_obstacles(ahead[None, :] + offsets[:, None] * right[None, :])
+        if self._collisions >= self.config.recovery_after_collisions:
+            turns = int(self._rng.integers(2, 6))
+            self._recovery = [self._random_turn()] * turns + [MOVE_FORWARD]
+            self._collisions = 0
+            LOG.debug("stuck at %s: recovering with %s", position, self._recovery)
+
+    def _waypoint(self, position: np.ndarray, goal: np.ndarray, omap: ObstacleMap) -> np.ndarray | None:
+        """A point along the planned path within the lookahead and in line of sight; the goal itself when near."""
+        grid = omap.grid
+        start = grid.world_to_pixel(position[None])[0]
+        if not grid.in_bounds(start[None])[0]:
+            return None
+        if self._needs_plan(start, goal, omap):
+            self._plan(start, goal, omap)
+        assert self._field is not None
+        lookahead_px = max(1, int(self.config.lookahead * grid.pixels_per_meter))
+        path = self._field.descend(start, max_cells=2 * lookahead_px)
+        if len(path) < 2:
+            return goal if planar_distance(position, goal) < self.config.lookahead else None
+        if self._field.at(path[-1]) <= 0 and planar_distance(position, goal) <= self.config.lookahead:
+            return goal
+        corner = np.maximum(start - lookahead_px - 1, 0)
+        local = omap.navigable[
+            corner[0] : start[0] + lookahead_px + 2, corner[1] : start[1] + lookahead_px + 2
+        ]
+        local = local | disk(local.shape, start - corner, omap.inflation_px + 1)
+        best = path[1]
+        for cell in path[1:]:
+            if np.hypot(*(cell - start)) > lookahead_px:
+                break
+            if line_is_free(local, start - corner, cell - corner):
+                best = cell
+        return grid.pixel_to_world(best[None].astype(float), float(position[1]))[0]
+
+    def _needs_plan(self, start: np.ndarray, goal: np.ndarray, omap: ObstacleMap) -> bool:
+        if self._field is None or self._goal is None or planar_distance(goal, self._goal) > 0.05:
+            return True
+        if not np.isfinite(self._field.at(start)):
+            return True
+        path = self._field.descend(
+            start, max_cells=int(2 * self.config.lookahead * omap.grid.pixels_per_meter)
+        )
+        free = omap.navigable[path[1:, 0], path[1:, 1]] if len(path) > 1 else np.ones(0, bool)
+        near_start = np.hypot(*(path[1:] - start).T) <= omap.inflation_px + 1 if len(path) > 1 else free
+        return bool(np.any(~free & ~near_start))
+
+    def _plan(self, start: np.ndarray, goal: np.ndarray, omap: ObstacleMap) -> None:
+        grid = omap.grid
+        goal_px = np.clip(grid.world_to_pixel(goal[None])[0], 0, grid.size - 1)
+        rows, cols = [start[0], goal_px[0]], [start[1], goal_px[1]]
+        seen = np.flatnonzero(omap.explored.any(axis=1))
+        if seen.size:
+            seen_cols = np.flatnonzero(omap.explored.any(axis=0))
+            rows += [seen[0], seen[-1]]
+            cols += [seen_cols[0], seen_cols[-1]]
+        r0, r1 = max(0, min(rows) - WINDOW_MARGIN_PX), min(grid.size, max(rows) + WINDOW_MARGIN_PX + 1)
+        c0, c1 = max(0, min(cols) - WINDOW_MARGIN_PX), min(grid.size, max(cols) + WINDOW_MARGIN_PX + 1)
+        traversable = omap.navigable[r0:r1, c0:c1].copy()
+        local_start, local_goal = start - [r0, c0], goal_px - [r0, c0]
+        traversable |= disk(traversable.shape, local_start, omap.inflation_px + 1)
+        goal_cells = disk(traversable.shape, local_goal, 1)
+        field = distance_field(traversable, goal_cells, r0, c0)
+        self.unreachable = not np.isfinite(field.at(start))
+        if self.unreachable:
+            reachable = reachable_from(traversable, local_start)
+            cells = np.argwhere(reachable)
+            nearest = cells[np.argmin(np.hypot(*(cells - local_goal).T))]
+            field = distance_field(traversable, disk(traversable.shape, nearest, 1), r0, c0)
+        self._field = field
+        self._goal = goal.copy()
+        self.replans += 1
