@@ -1,6 +1,6 @@
 """Primitives: the functions programs may call, registered with `@primitive` into per-domain toolboxes."""
 
-from tango.primitives.plugins import ENTRY_POINT_GROUP, get_toolbox, load_plugins
+from tango.primitives.plugins import ENTRY_POINT_GROUP, get_toolbox, isolated, load_plugins
 from tango.primitives.registry import (
     DEFAULT_TOOLBOX,
     REGISTRY,
@@ -28,6 +28,7 @@ __all__ = [
     "define_input",
     "define_toolbox",
     "get_toolbox",
+    "isolated",
     "load_plugins",
     "primitive",
 ]

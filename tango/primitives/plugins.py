@@ -3,8 +3,10 @@ entry-point group (an entry point names a module or object whose import register
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
+from collections.abc import Iterator
 from importlib import metadata
 
 from tango.primitives.registry import REGISTRY, Registry, RegistryError, Toolbox
@@ -33,6 +35,23 @@ def load_plugins(registry: Registry = REGISTRY) -> list[str]:
         loaded.append(entry_point.name)
         logger.info("loaded primitive plugin %s (%s)", entry_point.name, entry_point.value)
     return loaded
+
+
+def import_builtin_toolboxes() -> None:
+    """Import the modules of the built-in toolboxes (their import registers their primitives)."""
+    for module in BUILTIN_TOOLBOX_MODULES.values():
+        importlib.import_module(module)
+
+
+@contextlib.contextmanager
+def isolated(registry: Registry = REGISTRY) -> Iterator[Registry]:
+    """Undo every registration and plugin load made inside the block (built-ins are loaded first)."""
+    import_builtin_toolboxes()
+    state = registry.snapshot()
+    try:
+        yield registry
+    finally:
+        registry.restore(state)
 
 
 def get_toolbox(name: str, registry: Registry = REGISTRY) -> Toolbox:

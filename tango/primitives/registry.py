@@ -7,11 +7,10 @@ prompt's API section is generated from it, so a newly registered primitive appea
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import inspect
 import typing
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -139,16 +138,12 @@ class Registry:
             self.toolboxes[name] = Toolbox(name)
         return self.toolboxes[name]
 
-    @contextlib.contextmanager
-    def isolated(self) -> Iterator[Registry]:
-        """Undo every registration made inside the block (for tests that install plugins)."""
-        saved_toolboxes = copy.deepcopy(self.toolboxes)
-        saved_plugins = set(self.loaded_plugins)
-        try:
-            yield self
-        finally:
-            self.toolboxes = saved_toolboxes
-            self.loaded_plugins = saved_plugins
+    def snapshot(self) -> tuple[dict[str, Toolbox], set[str]]:
+        """A copy of the current toolboxes and loaded plugins, for `restore`."""
+        return copy.deepcopy(self.toolboxes), set(self.loaded_plugins)
+
+    def restore(self, state: tuple[dict[str, Toolbox], set[str]]) -> None:
+        self.toolboxes, self.loaded_plugins = copy.deepcopy(state[0]), set(state[1])
 
 
 REGISTRY = Registry()
