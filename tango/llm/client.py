@@ -1,18 +1,24 @@
 """Chat completions through the openai SDK against any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama).
 
-Retries with exponential backoff on 429, 5xx, timeouts and connection errors are the SDK's own
-(`max_retries`); what reaches the caller after that is an `LLMError` with the reason.
+Retries with exponential backoff on 429, 5xx, timeouts and connection errors are done here (the SDK's own
+retries are off, so the backoff is a config value and every retry is counted); what reaches the caller after
+`max_retries` retries is an `LLMError` with the reason.
 """
 
 from __future__ import annotations
 
 import base64
 import io
+import logging
 import os
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
+logger = logging.getLogger(__name__)
+RETRYABLE_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
 
 
 class LLMError(RuntimeError):
@@ -28,6 +34,8 @@ class LLMConfig:
     api_key: str = ""
     timeout_s: float = 60.0
     max_retries: int = 4
+    retry_backoff_s: float = 1.0
+    max_backoff_s: float = 30.0
     temperature: float = 0.0
     max_tokens: int = 1024
     extra_body: dict[str, Any] = field(default_factory=dict)
@@ -69,15 +77,29 @@ class ChatClient:
         api_key = config.api_key or os.environ.get("OPENAI_API_KEY") or "not-needed"
         self._openai = openai
         self._client = openai.OpenAI(
-            base_url=base_url, api_key=api_key, timeout=config.timeout_s, max_retries=config.max_retries
+            base_url=base_url, api_key=api_key, timeout=config.timeout_s, max_retries=0
         )
         self.calls = 0
+        self.retries = 0
         self.prompt_tokens = 0
         self.completion_tokens = 0
 
     def complete(self, messages: list[dict[str, Any]]) -> ChatResponse:
-        """Send one chat request; raise LLMError once the SDK's retries are exhausted."""
+        """Send one chat request, retrying transient failures with backoff; LLMError once retries are spent."""
         self.calls += 1
+        for retry in range(self.config.max_retries + 1):
+            try:
+                return self._request(messages)
+            except _Transient as transient:
+                if retry == self.config.max_retries:
+                    raise LLMError(f"{transient} (after {retry} retries)") from transient.__cause__
+                delay = min(self.config.max_backoff_s, self.config.retry_backoff_s * 2**retry)
+                logger.warning("chat request failed (%s); retry %d in %.2fs", transient, retry + 1, delay)
+                self.retries += 1
+                time.sleep(delay)
+        raise LLMError("unreachable: retry loop ended without a result")
+
+    def _request(self, messages: list[dict[str, Any]]) -> ChatResponse:
         try:
             response = self._client.chat.completions.create(
                 model=self.config.model,
@@ -87,15 +109,21 @@ class ChatClient:
                 extra_body=self.config.extra_body or None,
             )
         except self._openai.APITimeoutError as error:
-            raise LLMError(f"timeout after {self.config.timeout_s}s: {error}") from error
+            raise _Transient(f"timeout after {self.config.timeout_s}s") from error
         except self._openai.APIStatusError as error:
+            if error.status_code in RETRYABLE_STATUS:
+                raise _Transient(f"HTTP {error.status_code}: {error.message}") from error
             raise LLMError(f"HTTP {error.status_code}: {error.message}") from error
         except self._openai.APIConnectionError as error:
-            raise LLMError(f"connection failed: {error}") from error
+            raise _Transient(f"connection failed: {error}") from error
         usage = response.usage
         prompt_tokens = usage.prompt_tokens if usage else 0
         completion_tokens = usage.completion_tokens if usage else 0
         self.prompt_tokens += prompt_tokens
         self.completion_tokens += completion_tokens
-        text = response.choices[0].message.content or "" if response.choices else ""
+        text = (response.choices[0].message.content or "") if response.choices else ""
         return ChatResponse(text, response.model or self.config.model, prompt_tokens, completion_tokens)
+
+
+class _Transient(Exception):
+    """A failure worth retrying (rate limit, server error, timeout, connection)."""
