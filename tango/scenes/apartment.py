@@ -18,7 +18,7 @@ import trimesh
 
 from tango.scenes.furnish import FurnishConfig, PlacedObject, RoomFurnisher
 from tango.scenes.layout import FloorPlan, LayoutConfig, generate_floor_plan
-from tango.scenes.objects import box
+from tango.scenes.objects import box, merge
 from tango.scenes.recipes import FILLERS, RECIPES, add_filler
 
 SCENE_FORMAT = "tango-scene/1"
@@ -122,7 +122,7 @@ class Apartment:
                 ((r.x0 + r.x1) / 2, y - FLOOR_THICKNESS / 2, (r.z0 + r.z1) / 2),
                 FLOOR_COLORS[room.type],
             )
-            scene.add_geometry(floor, node_name=f"floor_{room.id}", geom_name=f"floor_{room.id}")
+            scene.add_geometry(merge([floor]), node_name=f"floor_{room.id}", geom_name=f"floor_{room.id}")
         wall_parts = [
             box(
                 w.rect.width,
@@ -133,7 +133,7 @@ class Apartment:
             )
             for w in self.plan.walls
         ]
-        scene.add_geometry(trimesh.util.concatenate(wall_parts), node_name="walls", geom_name="walls")
+        scene.add_geometry(merge(wall_parts), node_name="walls", geom_name="walls")
         for o in self.objects:
             scene.add_geometry(o.mesh, node_name=f"obj_{o.id}", geom_name=f"obj_{o.id}")
         return scene

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import trimesh
@@ -24,7 +25,7 @@ class FurnishConfig:
 
     agent_radius: float = 0.18
     clearance: float = 0.04
-    reach: float = 0.75
+    reach: float = 0.7
     door_zone_depth: float = 1.0
     grid_res: float = 0.05
     max_floor_fill: float = 0.45
@@ -51,13 +52,19 @@ class PlacedObject:
     surface: Rect | None = None
     on_top: list[Rect] = field(default_factory=list)
 
+    @cached_property
+    def bounds(self) -> np.ndarray:
+        """Axis-aligned bounds [[x, y, z] min, max] of the placed mesh."""
+        vertices = np.asarray(self.mesh.vertices)
+        return np.stack([vertices.min(axis=0), vertices.max(axis=0)])
+
     @property
     def support_id(self) -> int | None:
         return None if self.support is None else self.support.id
 
     @property
     def footprint(self) -> Rect:
-        (x0, _, z0), (x1, _, z1) = self.mesh.bounds
+        (x0, _, z0), (x1, _, z1) = self.bounds
         return Rect(float(x0), float(z0), float(x1), float(z1))
 
 
@@ -68,6 +75,10 @@ class _Candidate:
     size: str
     material: str | None
     local: trimesh.Trimesh
+
+    @cached_property
+    def bounds(self) -> np.ndarray:
+        return np.asarray(self.local.bounds)
 
 
 # Yaw (degrees) that turns an object's front (+z) away from each wall of a room's interior.
@@ -253,19 +264,21 @@ class RoomFurnisher:
                 fp.overlaps(o, 0.02) for o in support.on_top
             ):
                 return False
+            if not self.reachable(self.objects + [obj]):
+                return False
             support.on_top.append(fp)
             return True
         if any(fp.overlaps(z) for z in self.door_zones):
             return False
         if obj.mount == "wall":
-            bottom = float(obj.mesh.bounds[0][1])
+            bottom = float(obj.bounds[0][1])
             for other in self.objects:
                 if other.mount == "wall" and fp.overlaps(other.footprint, 0.1):
                     return False
                 if (
                     other.mount != "wall"
                     and fp.overlaps(other.footprint)
-                    and other.mesh.bounds[1][1] > bottom - 0.08
+                    and other.bounds[1][1] > bottom - 0.08
                 ):
                     return False
         else:
@@ -284,8 +297,8 @@ class RoomFurnisher:
         """Back of the object against wall `side`, at fraction t of the free run along that wall."""
         rot = _yaw_matrix(WALL_YAW[side])
         (bx0, _, bz0), (bx1, _, bz1) = (
-            trimesh.transform_points(cand.local.bounds, rot).min(0),
-            trimesh.transform_points(cand.local.bounds, rot).max(0),
+            trimesh.transform_points(cand.bounds, rot).min(0),
+            trimesh.transform_points(cand.bounds, rot).max(0),
         )
         r = self.interior
         if side in ("z0", "z1"):
@@ -310,8 +323,8 @@ class RoomFurnisher:
         for side in self._sides(prefer):
             base = self._wall_transform(cand, side, 0.0, y)
             fp = Rect(
-                *trimesh.transform_points(cand.local.bounds, base)[:, [0, 2]].min(0),
-                *trimesh.transform_points(cand.local.bounds, base)[:, [0, 2]].max(0),
+                *trimesh.transform_points(cand.bounds, base)[:, [0, 2]].min(0),
+                *trimesh.transform_points(cand.bounds, base)[:, [0, 2]].max(0),
             )
             along_x = side in ("z0", "z1")
             lo, hi = (self.interior.x0, self.interior.x1) if along_x else (self.interior.z0, self.interior.z1)
@@ -351,7 +364,7 @@ class RoomFurnisher:
         for o in self.objects:
             if mount == "floor" and o.mount != "floor":
                 continue
-            if mount == "wall" and o.mount != "wall" and o.mesh.bounds[1][1] <= bottom - 0.08:
+            if mount == "wall" and o.mount != "wall" and o.bounds[1][1] <= bottom - 0.08:
                 continue
             f = o.footprint
             rects.append(Rect(f.x0 - gap, f.z0 - gap, f.x1 + gap, f.z1 + gap))
@@ -362,9 +375,9 @@ class RoomFurnisher:
     ) -> PlacedObject | None:
         """Against the same wall as `anchor`, flush to its left or right."""
         base = self._wall_transform(cand, side, 0.0)
-        fp_anchor, probe = anchor.footprint, cand.local.copy()
-        probe.apply_transform(base)
-        fp = Rect(*probe.bounds[0][[0, 2]], *probe.bounds[1][[0, 2]])
+        fp_anchor = anchor.footprint
+        corners = trimesh.transform_points(cand.bounds, base)
+        fp = Rect(*corners[:, [0, 2]].min(0), *corners[:, [0, 2]].max(0))
         if side in ("z0", "z1"):
             dx = (fp_anchor.x1 + gap - fp.x0) if right else (fp_anchor.x0 - gap - fp.x1)
             shift = (dx, 0.0, 0.0)
@@ -379,7 +392,7 @@ class RoomFurnisher:
         """Centred in front of a wall object (coffee table before a couch, chair before a desk)."""
         yaw = WALL_YAW[side] + (180.0 if facing_anchor else 0.0)
         rot = _yaw_matrix(yaw)
-        pts = trimesh.transform_points(cand.local.bounds, rot)
+        pts = trimesh.transform_points(cand.bounds, rot)
         (bx0, _, bz0), (bx1, _, bz1) = pts.min(0), pts.max(0)
         a = anchor.footprint
         cx, cz = (a.x0 + a.x1) / 2, (a.z0 + a.z1) / 2
@@ -399,7 +412,7 @@ class RoomFurnisher:
         for _ in range(self.config.tries):
             yaw = float(self.rng.choice([0.0, 90.0]))
             rot = _yaw_matrix(yaw)
-            pts = trimesh.transform_points(cand.local.bounds, rot)
+            pts = trimesh.transform_points(cand.bounds, rot)
             half_w, half_d = (pts.max(0) - pts.min(0))[[0, 2]] / 2
             lo_x, hi_x = r.x0 + half_w + 0.7, r.x1 - half_w - 0.7
             lo_z, hi_z = r.z0 + half_d + 0.7, r.z1 - half_d - 0.7
@@ -444,7 +457,7 @@ class RoomFurnisher:
                 break
             cand = make_chair()
             rot = _yaw_matrix(yaw)
-            pts = trimesh.transform_points(cand.local.bounds, rot)
+            pts = trimesh.transform_points(cand.bounds, rot)
             centre = (pts.max(0) + pts.min(0)) / 2
             # push the chair out so its footprint clears the table's
             ext = (pts.max(0) - pts.min(0)) / 2
@@ -467,7 +480,7 @@ class RoomFurnisher:
         if support is None or support.surface_local is None:
             return None
         rot = _yaw_matrix(support.yaw)
-        pts = trimesh.transform_points(cand.local.bounds, rot)
+        pts = trimesh.transform_points(cand.bounds, rot)
         centre = (pts.max(0) + pts.min(0)) / 2
         s = support.surface_local
         fractions = (spots or []) + [

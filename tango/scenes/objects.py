@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 import trimesh
@@ -55,14 +56,44 @@ class Size:
 Builder = Callable[[Size, RGB, np.random.Generator], trimesh.Trimesh]
 
 
-def _colored(mesh: trimesh.Trimesh, rgb: RGB) -> trimesh.Trimesh:
-    mesh.visual = trimesh.visual.ColorVisuals(mesh, vertex_colors=np.array([*rgb, 255], dtype=np.uint8))
-    return mesh
+@dataclass(frozen=True)
+class Part:
+    """One single-coloured primitive as plain arrays (cheap to build; merged into a mesh once per object)."""
+
+    vertices: np.ndarray
+    faces: np.ndarray
+    rgb: RGB
+
+    def transformed(self, matrix: np.ndarray) -> Part:
+        return Part(self.vertices @ matrix[:3, :3].T + matrix[:3, 3], self.faces, self.rgb)
 
 
-def box(w: float, h: float, d: float, center: tuple[float, float, float], rgb: RGB) -> trimesh.Trimesh:
+@cache
+def _template(kind: str, sections: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Unit primitives: a 1 m box, a radius-1 height-1 cylinder along z, a unit icosphere."""
+    if kind == "box":
+        mesh = trimesh.creation.box([1.0, 1.0, 1.0])
+    elif kind == "cylinder":
+        mesh = trimesh.creation.cylinder(1.0, 1.0, sections=sections)
+    else:
+        mesh = trimesh.creation.icosphere(subdivisions=sections)
+    vertices, faces = np.array(mesh.vertices, dtype=np.float64), np.array(mesh.faces, dtype=np.int64)
+    vertices.flags.writeable = False
+    faces.flags.writeable = False
+    return vertices, faces
+
+
+_AXIS_ROTATION = {
+    "y": trimesh.transformations.rotation_matrix(-np.pi / 2, [1, 0, 0])[:3, :3],
+    "x": trimesh.transformations.rotation_matrix(np.pi / 2, [0, 1, 0])[:3, :3],
+    "z": np.eye(3),
+}
+
+
+def box(w: float, h: float, d: float, center: tuple[float, float, float], rgb: RGB) -> Part:
     """Axis-aligned box with extents (w, h, d) centred at `center`."""
-    return _colored(trimesh.creation.box([w, h, d], trimesh.transformations.translation_matrix(center)), rgb)
+    vertices, faces = _template("box")
+    return Part(vertices * (w, h, d) + center, faces, rgb)
 
 
 def cylinder(
@@ -72,44 +103,44 @@ def cylinder(
     rgb: RGB,
     axis: str = "y",
     sections: int = 20,
-) -> trimesh.Trimesh:
+) -> Part:
     """Cylinder along `axis` (x, y or z) centred at `center`."""
-    rot = {
-        "y": trimesh.transformations.rotation_matrix(-np.pi / 2, [1, 0, 0]),
-        "x": trimesh.transformations.rotation_matrix(np.pi / 2, [0, 1, 0]),
-        "z": np.eye(4),
-    }[axis]
-    transform = trimesh.transformations.translation_matrix(center) @ rot
-    return _colored(trimesh.creation.cylinder(radius, height, sections=sections, transform=transform), rgb)
+    vertices, faces = _template("cylinder", sections)
+    return Part((vertices * (radius, radius, height)) @ _AXIS_ROTATION[axis].T + center, faces, rgb)
 
 
-def ellipsoid(
-    radii: tuple[float, float, float], center: tuple[float, float, float], rgb: RGB
-) -> trimesh.Trimesh:
+def ellipsoid(radii: tuple[float, float, float], center: tuple[float, float, float], rgb: RGB) -> Part:
     """Ellipsoid with semi-axes `radii` (x, y, z) centred at `center`."""
-    mesh = trimesh.creation.icosphere(subdivisions=2)
-    mesh.apply_scale(radii)
-    mesh.apply_translation(center)
-    return _colored(mesh, rgb)
+    vertices, faces = _template("sphere", 2)
+    return Part(vertices * radii + center, faces, rgb)
 
 
-def lathe(profile: list[tuple[float, float]], base: tuple[float, float, float], rgb: RGB) -> trimesh.Trimesh:
+def lathe(profile: list[tuple[float, float]], base: tuple[float, float, float], rgb: RGB) -> Part:
     """Surface of revolution about the vertical axis from (radius, height) points, standing at `base`."""
     mesh = trimesh.creation.revolve(np.asarray(profile, dtype=float), sections=24)
-    mesh.apply_transform(trimesh.transformations.rotation_matrix(-np.pi / 2, [1, 0, 0]))
-    mesh.apply_translation(base)
-    return _colored(mesh, rgb)
+    return Part(np.asarray(mesh.vertices) @ _AXIS_ROTATION["y"].T + base, np.asarray(mesh.faces), rgb)
 
 
-def _merge(parts: list[trimesh.Trimesh]) -> trimesh.Trimesh:
-    merged = trimesh.util.concatenate(parts)
-    assert isinstance(merged, trimesh.Trimesh)
-    return merged
+def ring(r_min: float, r_max: float, height: float, rgb: RGB) -> Part:
+    """A flat annulus (a toilet seat) lying in the xz plane, centred on the origin."""
+    mesh = trimesh.creation.annulus(r_min=r_min, r_max=r_max, height=height, sections=24)
+    return Part(np.asarray(mesh.vertices) @ _AXIS_ROTATION["y"].T, np.asarray(mesh.faces), rgb)
+
+
+def merge(parts: list[Part]) -> trimesh.Trimesh:
+    """One mesh with per-vertex colours from single-coloured parts."""
+    offsets = np.cumsum([0] + [len(p.vertices) for p in parts[:-1]])
+    vertices = np.concatenate([p.vertices for p in parts])
+    faces = np.concatenate([p.faces + o for p, o in zip(parts, offsets, strict=True)])
+    colors = np.concatenate(
+        [np.tile(np.array([*p.rgb, 255], dtype=np.uint8), (len(p.vertices), 1)) for p in parts]
+    )
+    return trimesh.Trimesh(vertices=vertices, faces=faces, vertex_colors=colors, process=False)
 
 
 def _legs(
     s: Size, top_y: float, inset: float, thick: float, rgb: RGB, round_legs: bool = False
-) -> list[trimesh.Trimesh]:
+) -> list[Part]:
     legs = []
     for sx in (-1, 1):
         for sz in (-1, 1):
@@ -129,7 +160,7 @@ def _shade(rgb: RGB, factor: float) -> RGB:
 
 def bed(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
     frame_h = 0.32
-    return _merge(
+    return merge(
         [
             box(s.w, frame_h - 0.08, s.d, (0, 0.08 + (frame_h - 0.08) / 2, 0), WOOD_DARK),
             *_legs(Size(s.w, s.d, 0), 0.08, 0.06, 0.08, WOOD_DARK),
@@ -142,7 +173,13 @@ def bed(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
 
 
 def pillow(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
-    return _merge([ellipsoid((s.w / 2, s.h / 2, s.d / 2), (0, s.h / 2, 0), rgb)])
+    """A soft block: a box core with rounded, bulging faces."""
+    return merge(
+        [
+            box(s.w * 0.92, s.h * 0.7, s.d * 0.92, (0, s.h / 2, 0), rgb),
+            ellipsoid((s.w / 2, s.h / 2, s.d / 2), (0, s.h / 2, 0), _shade(rgb, 1.06)),
+        ]
+    )
 
 
 def nightstand(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
@@ -154,7 +191,7 @@ def nightstand(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
         y = 0.05 + (s.h - 0.05) * (0.27 + 0.47 * i)
         parts.append(box(s.w - 0.06, (s.h - 0.05) * 0.4, 0.015, (0, y, s.d / 2 + 0.007), _shade(rgb, 0.85)))
         parts.append(ellipsoid((0.018, 0.018, 0.018), (0, y, s.d / 2 + 0.025), METAL))
-    return _merge(parts)
+    return merge(parts)
 
 
 def wardrobe(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
@@ -168,14 +205,14 @@ def wardrobe(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
             box(s.w / 2 - 0.03, s.h - 0.12, 0.02, (sx * s.w / 4, s.h / 2 + 0.03, s.d / 2 + 0.01), door_rgb)
         )
         parts.append(box(0.02, 0.3, 0.03, (sx * 0.05, s.h * 0.55, s.d / 2 + 0.035), METAL))
-    return _merge(parts)
+    return merge(parts)
 
 
 def lamp(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
     r = min(s.w, s.d) / 2
     shade_h = max(0.18, s.h * 0.28)
     pole_h = s.h - shade_h * 0.7
-    return _merge(
+    return merge(
         [
             cylinder(r * 0.55, 0.03, (0, 0.015, 0), METAL),
             cylinder(max(0.012, r * 0.08), pole_h, (0, pole_h / 2, 0), METAL),
@@ -191,7 +228,7 @@ def lamp(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
 
 
 def mirror(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
-    return _merge(
+    return merge(
         [
             box(s.w, s.h, s.d * 0.6, (0, s.h / 2, -s.d * 0.2), rgb),
             box(s.w - 0.08, s.h - 0.08, s.d * 0.4, (0, s.h / 2, s.d * 0.3), (198, 220, 230)),
@@ -211,13 +248,13 @@ def picture(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
         px = rng.uniform(-canvas_w / 2 + pw / 2, canvas_w / 2 - pw / 2)
         py = s.h / 2 + rng.uniform(-canvas_h / 2 + ph / 2, canvas_h / 2 - ph / 2)
         parts.append(box(pw, ph, s.d * 0.2, (px, py, s.d * 0.35), palette[int(rng.integers(len(palette)))]))
-    return _merge(parts)
+    return merge(parts)
 
 
 def clock(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
     r = s.w / 2
     c = s.h / 2
-    return _merge(
+    return merge(
         [
             cylinder(r, s.d * 0.6, (0, c, -s.d * 0.2), rgb, axis="z", sections=28),
             cylinder(r * 0.86, s.d * 0.2, (0, c, s.d * 0.2), (250, 250, 246), axis="z", sections=28),
@@ -230,7 +267,7 @@ def clock(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
 # ---- living room ---------------------------------------------------------------------------------------
 
 
-def _sofa(s: Size, rgb: RGB, seats: int) -> list[trimesh.Trimesh]:
+def _sofa(s: Size, rgb: RGB, seats: int) -> list[Part]:
     arm_w, back_d, seat_y = 0.18, 0.2, 0.42
     cushion_rgb = _shade(rgb, 1.12)
     parts = [
@@ -250,15 +287,15 @@ def _sofa(s: Size, rgb: RGB, seats: int) -> list[trimesh.Trimesh]:
 
 
 def couch(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
-    return _merge(_sofa(s, rgb, 3 if s.w > 1.7 else 2))
+    return merge(_sofa(s, rgb, 3 if s.w > 1.7 else 2))
 
 
 def armchair(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
-    return _merge(_sofa(s, rgb, 1))
+    return merge(_sofa(s, rgb, 1))
 
 
 def coffee_table(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
-    return _merge(
+    return merge(
         [
             box(s.w, 0.05, s.d, (0, s.h - 0.025, 0), rgb),
             box(s.w - 0.1, 0.03, s.d - 0.1, (0, 0.15, 0), _shade(rgb, 0.8)),
@@ -269,7 +306,7 @@ def coffee_table(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh
 
 def tv(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
     screen_h = s.h - 0.1
-    return _merge(
+    return merge(
         [
             box(s.w * 0.4, 0.02, s.d, (0, 0.01, 0), rgb),
             box(0.06, 0.12, 0.04, (0, 0.07, -0.02), rgb),
@@ -296,7 +333,7 @@ def tv_stand(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
                 _shade(rgb, 0.78),
             )
         )
-    return _merge(parts)
+    return merge(parts)
 
 
 def bookshelf(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
@@ -323,13 +360,13 @@ def bookshelf(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
                 colour = palette[int(rng.integers(len(palette)))]
                 parts.append(box(bw, bh, s.d * 0.75, (x + bw / 2, side + i * gap + bh / 2, 0.0), colour))
             x += bw + 0.004
-    return _merge(parts)
+    return merge(parts)
 
 
 def vase(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
     r = min(s.w, s.d) / 2
     profile = [(0.0, 0.0), (r * 0.6, 0.0), (r, s.h * 0.35), (r * 0.45, s.h * 0.8), (r * 0.6, s.h), (0.0, s.h)]
-    return _merge([lathe(profile, (0, 0, 0), rgb)])
+    return merge([lathe(profile, (0, 0, 0), rgb)])
 
 
 def plant(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
@@ -345,7 +382,7 @@ def plant(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
         cx, cz = (float(v) for v in rng.uniform(-r + rr, r - rr, size=2))
         cy = float(rng.uniform(pot_h + rr, s.h - rr))
         parts.append(ellipsoid((rr, rr, rr), (cx, cy, cz), _shade(LEAF, float(rng.uniform(0.8, 1.2)))))
-    return _merge(parts)
+    return merge(parts)
 
 
 # ---- kitchen -------------------------------------------------------------------------------------------
@@ -368,7 +405,7 @@ def refrigerator(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh
     )
     parts.append(box(0.025, 0.45, 0.04, (s.w / 2 - 0.07, split - 0.3, s.d / 2 + 0.02), CHROME))
     parts.append(box(0.025, 0.25, 0.04, (s.w / 2 - 0.07, split + 0.2, s.d / 2 + 0.02), CHROME))
-    return _merge(parts)
+    return merge(parts)
 
 
 def oven(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
@@ -388,11 +425,11 @@ def oven(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
                 0.018, 0.03, (-s.w / 2 + s.w * (i + 1) / 5, s.h - 0.09, s.d / 2 + 0.03), CHROME, axis="z"
             )
         )
-    return _merge(parts)
+    return merge(parts)
 
 
 def microwave(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
-    return _merge(
+    return merge(
         [
             box(s.w, s.h - 0.02, s.d, (0, 0.01 + (s.h - 0.02) / 2, 0), rgb),
             *_legs(s, 0.01, 0.03, 0.03, SCREEN),
@@ -424,7 +461,7 @@ def counter(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
             )
         )
         parts.append(box(0.12, 0.015, 0.02, (cx, s.h - top - 0.08, s.d / 2), CHROME))
-    return _merge(parts)
+    return merge(parts)
 
 
 def sink(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
@@ -446,7 +483,7 @@ def sink(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
     ]
     if base_y > 0:
         parts.append(cylinder(0.07, base_y, (0, base_y / 2, -0.02), rgb))
-    return _merge(parts)
+    return merge(parts)
 
 
 def stool(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
@@ -456,12 +493,12 @@ def stool(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
         parts.append(
             cylinder(0.015, s.h - 0.05, (np.cos(a) * r * 0.75, (s.h - 0.05) / 2, np.sin(a) * r * 0.75), METAL)
         )
-    return _merge(parts)
+    return merge(parts)
 
 
 def trash_can(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
     r = min(s.w, s.d) / 2
-    return _merge(
+    return merge(
         [
             lathe([(0, 0), (r * 0.85, 0), (r, s.h - 0.04), (0, s.h - 0.04)], (0, 0, 0), rgb),
             cylinder(r * 1.02, 0.04, (0, s.h - 0.02, 0), _shade(rgb, 0.7)),
@@ -475,14 +512,14 @@ def trash_can(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
 def table(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
     if abs(s.w - s.d) < 0.05:
         r = s.w / 2
-        return _merge(
+        return merge(
             [
                 cylinder(r, 0.04, (0, s.h - 0.02, 0), rgb, sections=32),
                 cylinder(0.05, s.h - 0.04, (0, (s.h - 0.04) / 2, 0), WOOD_DARK),
                 cylinder(r * 0.45, 0.03, (0, 0.015, 0), WOOD_DARK),
             ]
         )
-    return _merge(
+    return merge(
         [box(s.w, 0.04, s.d, (0, s.h - 0.02, 0), rgb), *_legs(s, s.h - 0.04, 0.06, 0.06, _shade(rgb, 0.7))]
     )
 
@@ -490,7 +527,7 @@ def table(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
 def chair(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
     seat_y = 0.45
     legs = _shade(rgb, 0.6) if rgb != COLORS["black"] else METAL
-    return _merge(
+    return merge(
         [
             box(s.w, 0.05, s.d, (0, seat_y - 0.025, 0), rgb),
             *_legs(Size(s.w, s.d, 0), seat_y - 0.05, 0.03, 0.035, legs),
@@ -510,7 +547,7 @@ def chair(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
 def desk(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
     top = 0.035
     drawer_w = min(0.42, s.w * 0.35)
-    return _merge(
+    return merge(
         [
             box(s.w, top, s.d, (0, s.h - top / 2, 0), rgb),
             box(0.04, s.h - top, s.d - 0.04, (-s.w / 2 + 0.02, (s.h - top) / 2, 0), _shade(rgb, 0.8)),
@@ -551,9 +588,8 @@ def laptop(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
     hinge = trimesh.transformations.translation_matrix(
         (0, base_h, -s.d / 2 + 0.01)
     ) @ trimesh.transformations.rotation_matrix(-tilt, [1, 0, 0])
-    lid.apply_transform(hinge)
-    screen.apply_transform(hinge)
-    return _merge(
+    lid, screen = lid.transformed(hinge), screen.transformed(hinge)
+    return merge(
         [
             box(s.w, base_h, s.d, (0, base_h / 2, 0), rgb),
             box(s.w - 0.04, 0.003, s.d * 0.45, (0, base_h + 0.0015, -s.d * 0.05), SCREEN),
@@ -587,7 +623,7 @@ def cabinet(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
                 METAL,
             )
         )
-    return _merge(parts)
+    return merge(parts)
 
 
 # ---- bathroom ------------------------------------------------------------------------------------------
@@ -597,15 +633,14 @@ def toilet(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
     tank_d = 0.2
     bowl_len = s.d - tank_d
     bowl_c = -s.d / 2 + tank_d + bowl_len / 2
-    seat = trimesh.creation.annulus(r_min=0.1, r_max=s.w / 2, height=0.03, sections=24)
-    seat.apply_scale((1.0, bowl_len / s.w, 1.0))
-    seat.apply_transform(trimesh.transformations.rotation_matrix(-np.pi / 2, [1, 0, 0]))
-    seat.apply_translation((0, 0.42, bowl_c))
-    return _merge(
+    seat = ring(0.1, s.w / 2, 0.03, rgb)
+    seat = Part(seat.vertices * (1.0, 1.0, bowl_len / s.w) + (0, 0.42, bowl_c), seat.faces, rgb)
+    return merge(
         [
             box(s.w * 0.5, 0.3, bowl_len * 0.6, (0, 0.15, bowl_c - 0.03), PORCELAIN),
+            box(s.w * 0.6, 0.42, tank_d + 0.1, (0, 0.21, -s.d / 2 + tank_d / 2 + 0.05), PORCELAIN),
             ellipsoid((s.w / 2 * 0.92, 0.12, bowl_len / 2 * 0.95), (0, 0.3, bowl_c), PORCELAIN),
-            _colored(seat, rgb),
+            seat,
             box(s.w, s.h - 0.42, tank_d, (0, 0.42 + (s.h - 0.42) / 2, -s.d / 2 + tank_d / 2), PORCELAIN),
             box(s.w + 0.02, 0.03, tank_d + 0.02, (0, s.h - 0.015, -s.d / 2 + tank_d / 2), rgb),
             cylinder(0.02, 0.01, (0, s.h + 0.005, -s.d / 2 + tank_d / 2), CHROME),
@@ -615,7 +650,7 @@ def toilet(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
 
 def bathtub(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
     wall = 0.07
-    return _merge(
+    return merge(
         [
             box(s.w, 0.1, s.d, (0, 0.05, 0), rgb),
             box(s.w, s.h, wall, (0, s.h / 2, -s.d / 2 + wall / 2), rgb),
@@ -631,11 +666,18 @@ def bathtub(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
 
 def shower(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
     tray_h = 0.08
-    return _merge(
+    return merge(
         [
             box(s.w, tray_h, s.d, (0, tray_h / 2, 0), rgb),
             box(s.w - 0.1, 0.005, s.d - 0.1, (0, tray_h + 0.0025, 0), (186, 212, 226)),
-            box(s.w, s.h - tray_h, 0.02, (0, tray_h + (s.h - tray_h) / 2, s.d / 2 - 0.01), GLASS),
+            box(
+                s.w * 0.5,
+                s.h - tray_h,
+                0.02,
+                (s.w * 0.25, tray_h + (s.h - tray_h) / 2, s.d / 2 - 0.01),
+                GLASS,
+            ),
+            box(s.w, 0.04, 0.04, (0, s.h - 0.02, s.d / 2 - 0.02), CHROME),
             box(0.02, s.h - tray_h, s.d - 0.02, (s.w / 2 - 0.01, tray_h + (s.h - tray_h) / 2, -0.01), GLASS),
             box(
                 0.04,
@@ -653,7 +695,7 @@ def shower(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
 def washing_machine(s: Size, rgb: RGB, rng: np.random.Generator) -> trimesh.Trimesh:
     r = min(s.w, s.h) * 0.3
     door_y = s.h * 0.45
-    return _merge(
+    return merge(
         [
             box(s.w, s.h, s.d - 0.02, (0, s.h / 2, -0.01), rgb),
             box(s.w, 0.12, 0.02, (0, s.h - 0.06, s.d / 2 - 0.01), _shade(rgb, 0.85)),
