@@ -80,7 +80,9 @@ def generate_dataset(
     """Generate the dataset into `out_dir` atomically and return its stamp (also written to dataset.json)."""
     out = Path(out_dir)
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not overwrite)):
-        raise DatasetGenerationError(f"{out}: already exists and is not an empty folder (use overwrite)")
+        raise DatasetGenerationError(
+            f"{out}: already exists and is not an empty folder (pass --overwrite to replace it)"
+        )
     out.parent.mkdir(parents=True, exist_ok=True)
     partial = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
     try:

@@ -32,6 +32,7 @@ class GoatConfig:
     max_subtasks: int = 10
     min_geodesic_m: float = 1.0
     image_goals_per_object: int = 2
+    min_image_coverage: float = 0.02
     image_hfov_deg: float = 79.0
     image_size: int = 256
     camera_height_m: float = 0.88
@@ -54,6 +55,12 @@ def image_goal_json(view: ObjectView, config: GoatConfig, render_pixels: int) ->
     }
 
 
+def _image_views(views: list[ObjectView], config: GoatConfig, render_pixels: int) -> list[ObjectView]:
+    """The best-IoU view points where the instance fills enough of the frame to make a useful goal image."""
+    framed = [v for v in views if v.pixels >= config.min_image_coverage * render_pixels]
+    return framed[: config.image_goals_per_object]
+
+
 def goat_goals(ctx: SceneContext, config: GoatConfig, render_pixels: int) -> dict[str, list[dict[str, Any]]]:
     """goals["{scene file}_{category}"]: every instance with view points, image goals and lang_desc."""
     return {
@@ -63,7 +70,7 @@ def goat_goals(ctx: SceneContext, config: GoatConfig, render_pixels: int) -> dic
                 "children_object_categories": [],
                 "image_goals": [
                     image_goal_json(v, config, render_pixels)
-                    for v in ctx.views[obj.id][: config.image_goals_per_object]
+                    for v in _image_views(ctx.views[obj.id], config, render_pixels)
                 ],
                 "lang_desc": describe(obj, ctx.annotations, ctx.neighbours),
             }

@@ -55,6 +55,11 @@ def yaw_quaternion(yaw: float) -> tuple[float, float, float, float]:
     return (0.0, math.sin(yaw / 2.0), 0.0, math.cos(yaw / 2.0))
 
 
+def quaternion_yaw(rotation: tuple[float, float, float, float]) -> float:
+    """The yaw of a rotation about +y given as [x, y, z, w] (inverse of yaw_quaternion)."""
+    return 2.0 * math.atan2(rotation[1], rotation[3])
+
+
 def yaw_towards(position: np.ndarray, target: np.ndarray) -> float:
     """The yaw that faces `target` from `position` (yaw 0 looks along -z, positive turns left)."""
     dx, dz = float(target[0] - position[0]), float(target[2] - position[2])

@@ -1,0 +1,53 @@
+"""The default synthetic dataset: generated on first use into a cache folder, reused after.
+
+The cache root is `cache_dir`, else `$TANGO_CACHE`, else `~/.cache/tango`; the dataset lives in
+`{root}/synthetic-v1`. It is reused when its dataset.json stamp matches the default configuration, and
+regenerated (atomically, replacing the old folder only once the new one is complete) otherwise.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import asdict
+from pathlib import Path
+
+from tango.scenes.datasets.generate import DatasetConfig, generate_dataset, read_stamp
+
+LOG = logging.getLogger(__name__)
+
+DEFAULT_NAME = "synthetic-v1"
+DEFAULT_CONFIG = DatasetConfig(num_scenes=10, seed=0)
+
+
+def cache_root(cache_dir: str | os.PathLike[str] | None = None) -> Path:
+    """Where cached datasets live: the argument, else $TANGO_CACHE, else ~/.cache/tango."""
+    if cache_dir is not None:
+        return Path(cache_dir)
+    env = os.environ.get("TANGO_CACHE")
+    return Path(env) if env else Path.home() / ".cache" / "tango"
+
+
+def is_current(root: Path, config: DatasetConfig) -> bool:
+    """True when `root` holds a complete dataset generated with `config`."""
+    stamp = read_stamp(root)
+    return stamp is not None and stamp.get("config") == _jsonable(asdict(config))
+
+
+def ensure_default_dataset(cache_dir: str | os.PathLike[str] | None = None) -> Path:
+    """The folder of the default dataset, generating it first when it is missing or stale."""
+    root = cache_root(cache_dir) / DEFAULT_NAME
+    if is_current(root, DEFAULT_CONFIG):
+        return root
+    LOG.info("generating the default synthetic dataset into %s (once)", root)
+    generate_dataset(root, DEFAULT_CONFIG, overwrite=True)
+    return root
+
+
+def _jsonable(value: object) -> object:
+    """The value as it reads back from JSON (tuples become lists)."""
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value

@@ -1,0 +1,278 @@
+"""The generator writes all four benchmarks in their formats and the loaders read back every field."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tango.scenes import __main__ as scenes_cli
+from tango.scenes.datasets import default as default_dataset
+from tango.scenes.datasets.generate import (
+    STAMP_FILE,
+    DatasetConfig,
+    DatasetGenerationError,
+    apartment_scene_writer,
+    generate_dataset,
+    read_stamp,
+)
+from tango.scenes.datasets.objectnav import HM3D_CATEGORIES
+from tango.scenes.datasets.viewpoints import ViewPointConfig, camera_pose, footprint_distance, quaternion_yaw
+from tango.sim.navgrid import NavGrid
+from tango.sim.render import Renderer
+from tango.sim.scene import LoadedScene, load_scene
+from tango.tasks import goat, objectnav, openeqa, ovon
+from tango.tasks.episodes import DatasetError
+
+CONFIG = DatasetConfig(num_scenes=2, seed=7)
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("synthetic") / "ds"
+    generate_dataset(root, CONFIG)
+    return root
+
+
+class _Scenes:
+    """Loaded scenes and their navigability grids, built once per test."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._cache: dict[str, tuple[LoadedScene, NavGrid]] = {}
+
+    def get(self, scene_id: str) -> tuple[LoadedScene, NavGrid]:
+        if scene_id not in self._cache:
+            scene = load_scene(self.root / "scenes" / scene_id, require_annotations=True)
+            assert scene.annotations is not None
+            self._cache[scene_id] = (scene, NavGrid.from_scene(scene.mesh, floor_y=scene.annotations.floor_y))
+        return self._cache[scene_id]
+
+
+def _raw_content(path: Path) -> list[dict[str, Any]]:
+    with gzip.open(path, "rt") as fh:
+        return json.load(fh)["episodes"]
+
+
+def _unit_quaternion(q: tuple[float, ...]) -> bool:
+    return abs(math.sqrt(sum(v * v for v in q)) - 1.0) < 1e-4
+
+
+def test_stamp_counts_and_layout(dataset: Path) -> None:
+    stamp = read_stamp(dataset)
+    assert stamp is not None and stamp["scenes"] == ["apt_000", "apt_001"]
+    assert (dataset / "scenes" / "apt_001.annotations.json").is_file()
+    for task in ("objectnav", "ovon", "goat", "openeqa"):
+        assert stamp["counts"][task] > 0
+    assert len(objectnav.load_episodes(dataset / "objectnav" / "val")) == stamp["counts"]["objectnav"]
+    assert len(ovon.load_episodes(dataset / "ovon" / "val_unseen")) == stamp["counts"]["ovon"]
+    assert len(goat.load_episodes(dataset / "goat" / "val_unseen")) == stamp["counts"]["goat"]
+    assert len(openeqa.load_episodes(dataset / "openeqa" / "open-eqa-v0.json")) == stamp["counts"]["openeqa"]
+
+
+def test_objectnav_episodes_are_reachable_with_every_field(dataset: Path) -> None:
+    scenes = _Scenes(dataset)
+    episodes = objectnav.load_episodes(dataset / "objectnav" / "val" / "val.json.gz")
+    raw = _raw_content(dataset / "objectnav" / "val" / "content" / "apt_000.json.gz")
+    assert set(raw[0]) >= {
+        "episode_id",
+        "scene_id",
+        "start_position",
+        "start_rotation",
+        "object_category",
+        "info",
+    }
+    for episode in episodes:
+        scene, grid = scenes.get(episode.scene_id)
+        assert episode.object_category in HM3D_CATEGORIES
+        assert grid.is_navigable(np.asarray(episode.start_position))
+        assert _unit_quaternion(episode.start_rotation)
+        points = [np.asarray(v.agent_state.position) for g in episode.goals for v in g.view_points]
+        geodesic = grid.geodesic_distance(np.asarray(episode.start_position), points)
+        assert geodesic == pytest.approx(episode.info["geodesic_distance"], abs=1e-2)
+        assert 1.0 <= geodesic < math.inf
+        assert episode.info["euclidean_distance"] <= geodesic * 1.02 + 0.05  # FMM may undercut slightly
+        assert episode.info["closest_goal_object_id"] in {g.object_id for g in episode.goals}
+        assert scene.annotations is not None
+        ours = {o.id: o.category for o in scene.annotations.objects}
+        assert all(ours[g.object_id] == HM3D_CATEGORIES[episode.object_category] for g in episode.goals)
+
+
+def test_view_points_are_navigable_within_one_metre_and_see_the_object(dataset: Path) -> None:
+    scenes = _Scenes(dataset)
+    config = ViewPointConfig()
+    episodes = ovon.load_episodes(dataset / "ovon" / "val_unseen")
+    checked = 0
+    for episode in episodes[:6]:
+        scene, grid = scenes.get(episode.scene_id)
+        assert scene.annotations is not None
+        renderer = Renderer(scene.mesh, config.width, config.height, config.hfov_deg, sensors=("semantic",))
+        try:
+            for goal in episode.goals:
+                obj = scene.annotations.object_by_id(int(goal.object_id))
+                assert goal.children_object_categories == ()
+                for view in goal.view_points:
+                    position = np.asarray(view.agent_state.position)
+                    assert grid.is_navigable(position)
+                    gap = footprint_distance(obj, np.array([position[0]]), np.array([position[2]]))[0]
+                    assert gap <= config.max_distance_m + 1e-6
+                    yaw = quaternion_yaw(view.agent_state.rotation)
+                    frame = renderer.render(camera_pose(position, yaw, config.camera_height_m))
+                    assert frame.semantic is not None
+                    assert int((frame.semantic == obj.id).sum()) >= config.min_pixels
+                    assert 0.0 <= view.iou <= 1.0
+                    checked += 1
+        finally:
+            renderer.release()
+    assert checked > 10
+
+
+def test_ovon_keys_use_the_scene_file_basename(dataset: Path) -> None:
+    with gzip.open(dataset / "ovon" / "val_unseen" / "content" / "apt_001.json.gz", "rt") as fh:
+        data = json.load(fh)
+    assert data["goals_by_category"]
+    assert all(key.startswith("apt_001.glb_") for key in data["goals_by_category"])
+    assert all(
+        "children_object_categories" in g for goals in data["goals_by_category"].values() for g in goals
+    )
+
+
+def test_goat_episodes_mix_goal_types_with_unique_descriptions_and_image_cameras(dataset: Path) -> None:
+    scenes = _Scenes(dataset)
+    episodes = goat.load_episodes(dataset / "goat" / "val_unseen")
+    seen_types = set()
+    for episode in episodes:
+        _, grid = scenes.get(episode.scene_id)
+        assert 5 <= len(episode.tasks) <= 10
+        assert grid.is_navigable(np.asarray(episode.start_position))
+        seen_types |= {t.goal_type for t in episode.tasks}
+        for task in episode.tasks:
+            assert task.goals and all(g.object_category == task.category for g in task.goals)
+            if task.goal_type == "description":
+                assert task.lang_desc and task.category in task.lang_desc
+            if task.goal_type == "image":
+                camera = task.image_goal
+                assert camera is not None and camera.hfov == pytest.approx(79.0)
+                assert camera.image_dimensions == (256, 256)
+                assert camera.position[1] == pytest.approx(grid.floor_y + 0.88, abs=1e-3)
+    assert seen_types == {"object", "description", "image"}
+
+
+def test_goat_descriptions_are_unique_per_category_in_each_scene(dataset: Path) -> None:
+    described = 0
+    for scene_id in ("apt_000", "apt_001"):
+        with gzip.open(dataset / "goat" / "val_unseen" / "content" / f"{scene_id}.json.gz", "rt") as fh:
+            goals = json.load(fh)["goals"]
+        for key, instances in goals.items():
+            texts = [g["lang_desc"] for g in instances if g["lang_desc"]]
+            assert len(texts) == len(set(texts)), key
+            for g in instances:
+                if g["lang_desc"]:
+                    assert g["object_category"] in g["lang_desc"] and " in the " in g["lang_desc"]
+            described += len(texts)
+    assert described >= 10
+
+
+def test_openeqa_questions_have_all_categories_and_start_poses(dataset: Path) -> None:
+    scenes = _Scenes(dataset)
+    questions = openeqa.load_episodes(dataset / "openeqa" / "open-eqa-v0.json")
+    assert {q.category for q in questions} == set(openeqa.CATEGORIES)
+    assert len({q.question_id for q in questions}) == len(questions)
+    for q in questions:
+        assert q.start is not None and q.scene in ("apt_000", "apt_001")
+        _, grid = scenes.get(q.start.scene_id)
+        assert grid.is_navigable(np.asarray(q.start.start_position))
+        assert q.answer
+
+
+def test_same_seed_gives_the_same_files(tmp_path: Path) -> None:
+    config = DatasetConfig(num_scenes=1, seed=5)
+    generate_dataset(tmp_path / "a", config)
+    generate_dataset(tmp_path / "b", config)
+    for name in ("goat/val_unseen/content/apt_000.json.gz", "objectnav/val/content/apt_000.json.gz"):
+        a, b = tmp_path / "a" / name, tmp_path / "b" / name
+        assert gzip.decompress(a.read_bytes()) == gzip.decompress(b.read_bytes())
+    name = "openeqa/open-eqa-v0.json"
+    assert (tmp_path / "a" / name).read_text() == (tmp_path / "b" / name).read_text()
+
+
+def test_interrupted_generation_leaves_no_dataset(tmp_path: Path) -> None:
+    calls: list[str] = []
+
+    def failing_writer(scene_dir: Path, scene_id: str, seed: int) -> None:
+        calls.append(scene_id)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        apartment_scene_writer(scene_dir, scene_id, seed)
+
+    with pytest.raises(KeyboardInterrupt):
+        generate_dataset(tmp_path / "ds", DatasetConfig(num_scenes=2), scene_writer=failing_writer)
+    assert calls == ["apt_000", "apt_001"]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_existing_folder_is_refused_without_overwrite(tmp_path: Path) -> None:
+    (tmp_path / "ds").mkdir()
+    (tmp_path / "ds" / "keep.txt").write_text("mine")
+    with pytest.raises(DatasetGenerationError, match="ds: already exists"):
+        generate_dataset(tmp_path / "ds", DatasetConfig(num_scenes=1))
+    assert (tmp_path / "ds" / "keep.txt").read_text() == "mine"
+
+
+def test_default_dataset_is_generated_once_and_reused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(default_dataset, "DEFAULT_CONFIG", DatasetConfig(num_scenes=1, seed=1))
+    monkeypatch.setenv("TANGO_CACHE", str(tmp_path / "cache"))
+    root = default_dataset.ensure_default_dataset()
+    assert root == tmp_path / "cache" / "synthetic-v1" and (root / STAMP_FILE).is_file()
+
+    def must_not_run(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the cached dataset should have been reused")
+
+    monkeypatch.setattr(default_dataset, "generate_dataset", must_not_run)
+    assert default_dataset.ensure_default_dataset() == root
+
+
+def test_stale_default_dataset_is_regenerated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(default_dataset, "DEFAULT_CONFIG", DatasetConfig(num_scenes=1, seed=1))
+    root = tmp_path / "synthetic-v1"
+    root.mkdir()
+    (root / STAMP_FILE).write_text(json.dumps({"format": "tango-synthetic/0"}))
+    assert default_dataset.ensure_default_dataset(tmp_path) == root
+    stamp = read_stamp(root)
+    assert stamp is not None and stamp["num_scenes"] == 1
+
+
+def test_loader_names_the_file_of_an_episode_with_an_unknown_object(dataset: Path, tmp_path: Path) -> None:
+    content = dataset / "goat" / "val_unseen" / "content" / "apt_000.json.gz"
+    with gzip.open(content, "rt") as fh:
+        data = json.load(fh)
+    data["episodes"][0]["tasks"][0][2] = 99999
+    broken = tmp_path / "val_unseen"
+    (broken / "content").mkdir(parents=True)
+    (broken / "val_unseen.json.gz").write_bytes(
+        (dataset / "goat" / "val_unseen" / "val_unseen.json.gz").read_bytes()
+    )
+    with gzip.open(broken / "content" / "apt_000.json.gz", "wt") as fh:
+        json.dump(data, fh)
+    with pytest.raises(
+        DatasetError, match=r"apt_000\.json\.gz: episode 0 task 0 references unknown object 99999"
+    ):
+        goat.load_episodes(broken)
+
+
+def test_cli_generate_writes_and_refuses_to_clobber(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "cli"
+    assert scenes_cli.main(["generate", "--out", str(out), "--scenes", "1", "--seed", "2"]) == 0
+    stamp = read_stamp(out)
+    assert stamp is not None and stamp["seed"] == 2 and stamp["num_scenes"] == 1
+    assert scenes_cli.main(["generate", "--out", str(out), "--scenes", "1"]) == 1
+    assert "already exists" in capsys.readouterr().err
