@@ -1,0 +1,87 @@
+"""GraphNav run settings (configs/task/graphnav.yaml, key `graphnav`), validated with clear errors."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from tango.benchmarks.graphnav.conditions import CONDITIONS
+from tango.benchmarks.graphnav.env import EnvConfig
+from tango.benchmarks.graphnav.episodes import TASKS
+
+
+class GraphNavConfigError(ValueError):
+    """A graphnav setting is unknown or out of range; the message names the key."""
+
+
+@dataclass
+class GenerateConfig:
+    """The small synthetic set written on first use when data_root has no mazes/."""
+
+    sizes: list[int] = field(default_factory=lambda: [5, 7, 9, 11, 13, 15, 17])
+    mazes_per_size: int = 1
+    episodes_per_task: int = 2
+    seed: int = 0
+
+
+@dataclass
+class ClipConfig:
+    """open_clip model for image-embedding landmark recognition (weights from a local file; none downloaded)."""
+
+    model: str = "ViT-B-32"
+    pretrained: str = ""
+    match_threshold: float = 0.9
+    device: str = "cpu"
+
+
+@dataclass
+class GraphNavConfig:
+    """Which episodes (data, task, condition, sizes), which agent and recognition, views and budgets."""
+
+    data_root: str = "data/graphnav"
+    task: str = "all"
+    condition: str = "C3"
+    agent: str = "program"
+    recognition: str = "oracle"
+    program_source: str = "template"
+    views: str = "auto"
+    image_template: str = "{maze_name}/{x}_{y}_{heading}.png"
+    sizes: list[int] = field(default_factory=list)
+    max_episodes_per_maze: int = 0
+    resolution: int = 128
+    env: EnvConfig = field(default_factory=EnvConfig)
+    generate: GenerateConfig = field(default_factory=GenerateConfig)
+    clip: ClipConfig = field(default_factory=ClipConfig)
+    llm: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def tasks(self) -> tuple[str, ...]:
+        return TASKS if self.task == "all" else (self.task,)
+
+    def __post_init__(self) -> None:
+        choices = {
+            "task": ("all", *TASKS), "condition": tuple(CONDITIONS), "agent": ("program", "random", "vlm"),
+            "recognition": ("oracle", "clip"), "views": ("auto", "render", "dataset"),
+            "program_source": ("template",),
+        }
+        for key, allowed in choices.items():
+            if getattr(self, key) not in allowed:
+                raise GraphNavConfigError(f"graphnav.{key}={getattr(self, key)!r}; choose one of {list(allowed)}")
+
+    @classmethod
+    def from_dict(cls, values: dict[str, Any] | None) -> "GraphNavConfig":
+        """Build from the resolved `graphnav` node; unknown keys are an error."""
+        values = dict(values or {})
+        nested = {"env": EnvConfig, "generate": GenerateConfig, "clip": ClipConfig}
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise GraphNavConfigError(f"unknown graphnav setting(s) {unknown}; known: {sorted(known)}")
+        for key, kind in nested.items():
+            if key in values and isinstance(values[key], dict):
+                inner = {f.name for f in fields(kind)}
+                bad = sorted(set(values[key]) - inner)
+                if bad:
+                    raise GraphNavConfigError(f"unknown graphnav.{key} setting(s) {bad}; known: {sorted(inner)}")
+                values[key] = kind(**values[key])
+        return cls(**values)

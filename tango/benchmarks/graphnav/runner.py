@@ -1,0 +1,217 @@
+"""GraphNav as a harness task: list episodes (generating a small set on first use) and run one trip each.
+
+`iter_episodes(cfg)` and `run_episode(episode, cfg)` serve scripts and tests; `GraphNavTask` is the
+TaskPlugin that `python -m tango.eval task=graphnav` loads (configs/task/graphnav.yaml).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tango.benchmarks.graphnav.agents import AgentOutcome, ProgramAgent, RandomAgent, VLMAgent
+from tango.benchmarks.graphnav.conditions import get_condition
+from tango.benchmarks.graphnav.config import GraphNavConfig
+from tango.benchmarks.graphnav.env import GraphNavEnv
+from tango.benchmarks.graphnav.episodes import Episode, episode_from_json, load_episodes, path_files
+from tango.benchmarks.graphnav.generate import DatasetSpec, EpisodeGenConfig, generate_dataset
+from tango.benchmarks.graphnav.keygraph import KeyGraph, build_key_graph
+from tango.benchmarks.graphnav.maze import Maze, load_maze
+from tango.benchmarks.graphnav.metrics import failure_metrics
+from tango.benchmarks.graphnav.templates import template_program
+from tango.benchmarks.graphnav.views import (
+    DatasetImageViews,
+    NodeView,
+    RenderedViews,
+    ViewConfig,
+    ViewSource,
+    dataset_images_present,
+)
+from tango.harness.episode import EpisodeContext, EpisodeResult, EpisodeSpec
+
+log = logging.getLogger(__name__)
+
+
+def ensure_dataset(config: GraphNavConfig) -> Path:
+    """data_root, after writing the small default set there when it has no mazes/ yet."""
+    root = Path(config.data_root)
+    if not (root / "mazes").is_dir():
+        gen = config.generate
+        log.info("no GraphNav data under %s: generating a small set", root)
+        generate_dataset(root, DatasetSpec(sizes=tuple(gen.sizes), mazes_per_size=gen.mazes_per_size, seed=gen.seed,
+                                           episodes=EpisodeGenConfig(episodes_per_task=gen.episodes_per_task)))
+    return root
+
+
+def iter_episodes(config: GraphNavConfig) -> Iterator[Episode]:
+    """Episodes of the configured tasks and sizes, in a deterministic order (task, maze, line)."""
+    root = ensure_dataset(config)
+    for task in config.tasks:
+        for file in path_files(root, task):
+            episodes = load_episodes(file, task)
+            if config.sizes and episodes and int(file.stem.split("_")[1].split("x")[0]) not in config.sizes:
+                continue
+            limit = config.max_episodes_per_maze or len(episodes)
+            yield from episodes[:limit]
+
+
+def maze_size(episode: Episode) -> int:
+    return int(episode.maze_name.split("_")[1].split("x")[0])
+
+
+def _clip_factory(config: GraphNavConfig, examples: list[tuple[str, NodeView]]) -> Any:
+    from tango.benchmarks.graphnav.recognition import ClipLandmarks, OpenClipEmbedder
+
+    embedder = OpenClipEmbedder(config.clip.model, config.clip.pretrained, config.clip.device)
+    walls = [view.rgb for label, view in examples if label.startswith("wall")]
+    paths = [view.rgb for label, view in examples if label.startswith("path")]
+    return lambda env: ClipLandmarks(embedder, walls, paths, config.clip.match_threshold)
+
+
+def few_shot_examples(env: GraphNavEnv) -> list[tuple[str, NodeView]]:
+    """One wall and one path sub-view from the exploration (its action labels say which slots were open)."""
+    from tango.benchmarks.graphnav.conditions import SLOTS
+
+    examples: list[tuple[str, NodeView]] = []
+    for step in env.exploration():
+        if step.action is None:
+            continue
+        open_slot = SLOTS.index(env.condition.slot_of(step.action) or "front")
+        if not any(label.startswith("path") for label, _ in examples):
+            examples.append(("path: an open corridor", step.view.sub_view(open_slot)))
+    first = env.exploration()[0].view
+    walls = [i for i in range(3) if first.depth is not None and float(first.sub_view(i).depth.max()) < 1.5]
+    if walls:
+        examples.append(("wall: no way through", first.sub_view(walls[0])))
+    return examples
+
+
+@dataclass
+class _LoadedMaze:
+    maze: Maze
+    graph: KeyGraph
+    views: ViewSource
+
+
+class GraphNavRunner:
+    """Plays episodes with the configured agent; keeps the current maze's renderer between episodes."""
+
+    def __init__(self, config: GraphNavConfig) -> None:
+        self.config = config
+        self.condition = get_condition(config.condition)
+        self._loaded: _LoadedMaze | None = None
+        self._client: Any = None
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "perception": {"name": f"graphnav-{self.config.recognition}", "views": self.config.views},
+            "generator": {"name": self.config.program_source if self.config.agent == "program" else self.config.agent},
+            "controller": {"name": f"graphnav-{self.config.agent}", "condition": self.config.condition},
+        }
+
+    def _maze(self, name: str) -> _LoadedMaze:
+        if self._loaded is None or self._loaded.maze.name != name:
+            self.close()
+            root = Path(self.config.data_root)
+            maze = load_maze(root / "mazes" / f"{name}.txt")
+            graph = build_key_graph(maze)
+            use_dataset = self.config.views == "dataset" or (
+                self.config.views == "auto" and dataset_images_present(root, self.condition.folder)
+            )
+            views: ViewSource = (
+                DatasetImageViews(root, maze, self.condition.folder, self.config.image_template) if use_dataset
+                else RenderedViews(maze, graph, ViewConfig(resolution=self.config.resolution))
+            )
+            self._loaded = _LoadedMaze(maze, graph, views)
+        return self._loaded
+
+    def play(self, episode: Episode, seed: int = 0, trace_path: Path | None = None) -> tuple[GraphNavEnv, AgentOutcome]:
+        """Run one trip with the configured agent; returns the finished env (for metrics) and the outcome."""
+        loaded = self._maze(episode.maze_name)
+        env = GraphNavEnv(episode, loaded.graph, loaded.views, self.condition, self.config.env)
+        if self.config.agent == "random":
+            return env, RandomAgent(seed).run(env)
+        if self.config.agent == "vlm":
+            if self._client is None:
+                from tango.llm import ChatClient, LLMConfig
+
+                self._client = ChatClient(LLMConfig(**self.config.llm))
+            return env, VLMAgent(self._client).run(env, few_shot_examples(env))
+        if self.config.recognition == "oracle":
+            from tango.benchmarks.graphnav.recognition import OracleLandmarks
+
+            factory: Any = lambda _env: OracleLandmarks()  # noqa: E731
+        else:
+            factory = _clip_factory(self.config, few_shot_examples(env))
+        agent = ProgramAgent(factory, self.config.program_source)
+        return env, agent.run(env, template_program(episode.task), trace_path)
+
+    def run(self, spec: EpisodeSpec, ctx: EpisodeContext) -> EpisodeResult:
+        episode: Episode = episode_from_json(spec.payload["record"], spec.payload["task"], spec.episode_id)
+        env, outcome = self.play(episode, ctx.seed, ctx.trace_path)
+        if ctx.frames.enabled:
+            for node in env.state.path:
+                ctx.frames.add(env.views.node_view(node, 0).rgb)
+        return episode_result(episode, env, outcome, self.config.condition)
+
+    def close(self) -> None:
+        if self._loaded is not None:
+            close = getattr(self._loaded.views, "close", None)
+            if close is not None:
+                close()
+            self._loaded = None
+
+
+def episode_result(episode: Episode, env: GraphNavEnv, outcome: AgentOutcome, condition: str) -> EpisodeResult:
+    """The harness record of a finished trip: metrics, program, failure reason and where it went."""
+    metrics = env.metrics()
+    return EpisodeResult(
+        program=outcome.program,
+        program_source=outcome.program_source,
+        metrics=metrics,
+        num_steps=int(metrics["num_steps"]),
+        failure_reason=None if env.state.success else outcome.failure_reason or "goal_not_reached",
+        llm_calls=outcome.llm_calls,
+        prompt_tokens=outcome.prompt_tokens,
+        completion_tokens=outcome.completion_tokens,
+        extra={"task": episode.task, "condition": condition, "maze_name": episode.maze_name,
+               "maze_size": maze_size(episode), "path": [list(c) for c in env.state.path], **outcome.extra},
+    )
+
+
+def run_episode(episode: Episode, config: GraphNavConfig, runner: GraphNavRunner | None = None) -> EpisodeResult:
+    """Play and score one episode outside the harness (scripts, tests)."""
+    own = runner is None
+    runner = runner or GraphNavRunner(config)
+    try:
+        env, outcome = runner.play(episode)
+        return episode_result(episode, env, outcome, config.condition)
+    finally:
+        if own:
+            runner.close()
+
+
+class GraphNavTask:
+    """The TaskPlugin of `task=graphnav`: settings come from the config's `graphnav` node."""
+
+    def list_episodes(self, cfg: dict[str, Any]) -> list[EpisodeSpec]:
+        config = GraphNavConfig.from_dict(cfg.get("graphnav"))
+        return [
+            EpisodeSpec(
+                episode_id=f"{episode.task}/{episode.episode_id}" if episode.episode_id.startswith(episode.maze_name)
+                else f"{episode.task}/{episode.maze_name}/{episode.episode_id}",
+                scene_id=episode.maze_name,
+                instruction=f"GraphNav {episode.task} from {list(episode.start)} to {list(episode.goal)}",
+                payload={"task": episode.task, "record": episode.to_json()},
+            )
+            for episode in iter_episodes(config)
+        ]
+
+    def make_runner(self, cfg: dict[str, Any]) -> GraphNavRunner:
+        return GraphNavRunner(GraphNavConfig.from_dict(cfg.get("graphnav")))
+
+    def failure_metrics(self, spec: EpisodeSpec) -> dict[str, float]:
+        return failure_metrics(spec.payload["task"])
