@@ -55,6 +55,27 @@ def write_summary(run_dir: Path, summary: dict[str, Any]) -> None:
     os.replace(tmp, run_dir / SUMMARY_FILE)
 
 
+def _finish(
+    writer: ResultsWriter,
+    selected_ids: set[str],
+    task: str,
+    wall: float,
+    config: dict[str, Any],
+    eval_cfg: EvalConfig,
+    interrupted: bool,
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Write summary.json over the selected episodes recorded so far; return it with those records."""
+    records = [record for record in writer.records if str(record["episode_id"]) in selected_ids]
+    summary = summarize(records, task, wall, configs=config, num_planned=len(selected_ids))
+    summary.update(
+        num_workers=eval_cfg.num_workers,
+        shard={"index": eval_cfg.shard, "count": eval_cfg.num_shards},
+        complete=not interrupted and len(records) == len(selected_ids),
+    )
+    write_summary(writer.run_dir, summary)
+    return summary, records
+
+
 def run_evaluation(
     config: dict[str, Any],
     plugin: TaskPlugin | None = None,
@@ -107,13 +128,24 @@ def run_evaluation(
             writer.append(record)
             progress.update(record)
 
-        run_episodes(todo, job, plugin, eval_cfg.num_workers, on_record)
+        try:
+            run_episodes(todo, job, plugin, eval_cfg.num_workers, on_record)
+        except KeyboardInterrupt:
+            log.warning(
+                "interrupted: %d episodes recorded; rerun the same command to resume", len(writer.records)
+            )
+            _finish(
+                writer,
+                selected_ids,
+                task,
+                previous_wall + time.perf_counter() - start,
+                config,
+                eval_cfg,
+                True,
+            )
+            raise
     wall = previous_wall + time.perf_counter() - start
-    records = [record for record in writer.records if str(record["episode_id"]) in selected_ids]
-    summary = summarize(records, task, wall, configs=config, num_planned=len(selected))
-    summary["num_workers"] = eval_cfg.num_workers
-    summary["shard"] = {"index": eval_cfg.shard, "count": eval_cfg.num_shards}
-    write_summary(run_dir, summary)
+    summary, records = _finish(writer, selected_ids, task, wall, config, eval_cfg, False)
     if eval_cfg.report:
         write_report(run_dir, summary, records)
     (table_console or Console()).print(summary_table(summary))

@@ -29,7 +29,9 @@ def summarize(
     episodes lack (e.g. an LLM-Match score the judge could not give) is averaged over those that have it, and
     `metric_counts` says over how many.
     """
-    records = sorted(records, key=lambda record: str(record["episode_id"]))  # sums independent of finish order
+    records = sorted(
+        records, key=lambda record: str(record["episode_id"])
+    )  # sums independent of finish order
     sums: dict[str, float] = defaultdict(float)
     counts: dict[str, int] = defaultdict(int)
     for record in records:
