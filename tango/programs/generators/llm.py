@@ -1,0 +1,128 @@
+"""Program generation by a language model with a repair loop, an on-disk cache and a configured fallback.
+
+Each invalid reply is sent back with the parser's error and the model is asked again, up to
+`max_attempts`; then the episode falls back to the template program or fails with the reason.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any, Protocol
+
+from tango.llm import ChatResponse, LLMError
+from tango.programs.errors import ProgramError
+from tango.programs.generators.base import ProgramGenerator
+from tango.programs.generators.cache import ProgramCache, cache_key
+from tango.programs.generators.record import Attempt, GenerationRecord
+from tango.programs.generators.template import TemplateGenerator
+from tango.programs.parser import parse
+from tango.programs.prompt import Prompt, prompt_for_task
+
+logger = logging.getLogger(__name__)
+
+REPAIR_REQUEST = (
+    "That program is not valid: {error}\n"
+    "Write the corrected program only, using only the functions listed and the same language rules.\n"
+    "Program:\n"
+)
+
+
+class ChatBackend(Protocol):
+    """Anything that answers chat messages (the OpenAI-compatible client, a local transformers model)."""
+
+    def complete(self, messages: list[dict[str, Any]]) -> ChatResponse: ...
+
+
+class LLMProgramGenerator(ProgramGenerator):
+    """Asks `backend` for a program, repairs invalid ones, caches valid ones, falls back per config."""
+
+    def __init__(
+        self,
+        name: str,
+        model: str,
+        backend: ChatBackend,
+        program_source: str,
+        max_attempts: int = 3,
+        fallback: str = "template",
+        cache: ProgramCache | None = None,
+        prompts_dir: str | Path | None = None,
+    ) -> None:
+        self.name = name
+        self.model = model
+        self.backend = backend
+        self.program_source = program_source
+        self.max_attempts = max_attempts
+        self.fallback = fallback
+        self.cache = cache
+        self.prompts_dir = prompts_dir
+        self._prompts: dict[str, Prompt] = {}
+
+    def prompt(self, task: str) -> Prompt:
+        if task not in self._prompts:
+            self._prompts[task] = prompt_for_task(task, self.prompts_dir)
+        return self._prompts[task]
+
+    def generate(self, task: str, instruction: str) -> GenerationRecord:
+        prompt = self.prompt(task)
+        key = cache_key(self.name, self.model, prompt.digest, instruction)
+        cached = self.cache.get(key) if self.cache is not None else None
+        if cached is not None and cached.program is not None:
+            try:
+                cached.parsed = parse(cached.program, toolbox=prompt.toolbox)
+            except ProgramError as error:
+                logger.warning("cached program no longer parses (%s); generating again", error)
+            else:
+                cached.task, cached.cached = task, True
+                cached.prompt_tokens = cached.completion_tokens = 0
+                return cached
+        record = GenerationRecord(task, instruction, self.name, self.model, self.program_source, None)
+        record.prompt_hash = prompt.digest
+        self._ask(prompt, record)
+        if record.program is not None:
+            if self.cache is not None:
+                self.cache.put(key, record)
+            return record
+        return self._fall_back(record)
+
+    def _ask(self, prompt: Prompt, record: GenerationRecord) -> None:
+        messages = prompt.messages(record.instruction)
+        for _ in range(self.max_attempts):
+            try:
+                response = self.backend.complete(messages)
+            except LLMError as error:
+                record.attempts.append(Attempt("", f"model call failed: {error}"))
+                record.errors.append(f"model call failed: {error}")
+                return
+            attempt = Attempt(response.text, None, response.prompt_tokens, response.completion_tokens)
+            record.attempts.append(attempt)
+            record.raw_text = response.text
+            record.prompt_tokens += response.prompt_tokens
+            record.completion_tokens += response.completion_tokens
+            try:
+                program = parse(response.text, toolbox=prompt.toolbox)
+            except ProgramError as error:
+                attempt.error = str(error)
+                record.errors.append(str(error))
+                messages = [
+                    *messages,
+                    {"role": "assistant", "content": response.text},
+                    {"role": "user", "content": REPAIR_REQUEST.format(error=error)},
+                ]
+                continue
+            record.program, record.parsed = program.source, program
+            return
+
+    def _fall_back(self, record: GenerationRecord) -> GenerationRecord:
+        last = record.errors[-1] if record.errors else "no reply"
+        reason = f"{self.name} gave no valid program in {len(record.attempts)} attempt(s); last error: {last}"
+        if self.fallback != "template":
+            record.failure_reason = reason
+            return record
+        template = TemplateGenerator().generate(record.task, record.instruction)
+        record.program, record.parsed = template.program, template.parsed
+        record.program_source = "template"
+        record.fallback_reason = reason
+        record.failure_reason = template.failure_reason
+        logger.info("falling back to the template program: %s", reason)
+        return record

@@ -1,0 +1,62 @@
+"""What program generation produced for one instruction: the record the harness stores per episode."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from tango.programs.parser import Program
+
+
+@dataclass
+class Attempt:
+    """One model call: its raw text and, when the program was rejected or the call failed, why."""
+
+    raw_text: str
+    error: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+@dataclass
+class GenerationRecord:
+    """The program that will run and how it came about.
+
+    `program_source` is what produced the program (llm, hf, template, replay); `generator` the configured
+    generator. Tokens are those spent by this call (0 on a cache hit; the attempts keep the original ones).
+    `program` is None only when generation failed and `failure_reason` says why.
+    """
+
+    task: str
+    instruction: str
+    generator: str
+    model: str
+    program_source: str
+    program: str | None
+    raw_text: str = ""
+    attempts: list[Attempt] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    prompt_hash: str = ""
+    cached: bool = False
+    fallback_reason: str | None = None
+    failure_reason: str | None = None
+    parsed: Program | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def ok(self) -> bool:
+        return self.program is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready fields (without the parsed AST)."""
+        data = asdict(self)
+        data.pop("parsed")
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GenerationRecord:
+        values = dict(data)
+        values["attempts"] = [Attempt(**a) for a in values.get("attempts", [])]
+        values.pop("parsed", None)
+        return cls(**values)

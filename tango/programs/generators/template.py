@@ -1,0 +1,97 @@
+"""The offline, deterministic generator: a program per task type built from the instruction text only.
+
+It never sees ground truth: object names come from the instruction's words, image and description goals
+are matched through the bound `goal_image` / `goal_description` variables.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tango.programs.errors import ProgramError
+from tango.programs.generators.base import ProgramGenerator
+from tango.programs.generators.record import GenerationRecord
+from tango.programs.parser import parse
+from tango.programs.prompt import toolbox_for_task
+
+QUESTION_TASKS = frozenset({"openeqa"})
+EQA_EXPLORE_STEPS = 40
+
+_THEN = re.compile(r"\s*(?:,\s*)?(?:and\s+)?then\s+", re.IGNORECASE)
+_DESCRIPTION = re.compile(r"described in goal_description", re.IGNORECASE)
+_IMAGE = re.compile(r"shown in goal_image", re.IGNORECASE)
+_OBJECT = re.compile(
+    r"^(?:please\s+)?(?:find|go to|go back to|search for|navigate to|locate|look for|get to|reach)?\s*"
+    r"(?:the|a|an|some|my)?\s*(?P<label>.+?)(?:\s+(?:described in|shown in)\b.*)?[.!\s]*$",
+    re.IGNORECASE,
+)
+
+
+def object_label(goal: str) -> str:
+    """The object words of a goal phrase: 'Find a potted plant.' -> 'potted plant'."""
+    match = _OBJECT.match(goal.strip())
+    label = match.group("label") if match else goal
+    return " ".join(label.split()).strip(" .!?,;:").lower() or "object"
+
+
+def _search(first: str, find: str) -> str:
+    """Try `first` (e.g. remembered objects), then search until `find` returns something; go there, stop."""
+    return (
+        f"target = {first}\n"
+        f"while not is_found(target) and explore_scene():\n"
+        f"    target = {find}\n"
+        f"if is_found(target):\n"
+        f"    navigate_to(target)\n"
+        f"stop()\n"
+    )
+
+
+def goal_program(goal: str) -> str:
+    """The program block for one navigation goal phrase."""
+    if _DESCRIPTION.search(goal):
+        return _search("match(goal_description)", "match(goal_description)")
+    if _IMAGE.search(goal):
+        return _search("match(goal_image)", "match(goal_image)")
+    label = object_label(goal)
+    return _search(f"recall({label!r})", f"detect({label!r})")
+
+
+def question_program(question: str) -> str:
+    """Look around, explore a fixed number of steps, then answer from what was seen."""
+    return (
+        "look_around()\n"
+        f"for step in range({EQA_EXPLORE_STEPS}):\n"
+        "    if not explore_scene():\n"
+        "        break\n"
+        f"return answer({question.strip()!r})\n"
+    )
+
+
+def template_program(task: str, instruction: str) -> str:
+    """The program text for a task's instruction (a question, or one or more goals joined by 'then')."""
+    text = instruction.strip()
+    if task in QUESTION_TASKS or text.endswith("?"):
+        return question_program(text)
+    if _DESCRIPTION.search(text) or _IMAGE.search(text):
+        return goal_program(text)
+    goals = [part for part in _THEN.split(text) if part.strip()]
+    return "".join(goal_program(goal) for goal in goals)
+
+
+class TemplateGenerator(ProgramGenerator):
+    """Programs from fixed templates; no model, no network, same output for the same instruction."""
+
+    name = "template"
+    model = "template"
+
+    def generate(self, task: str, instruction: str) -> GenerationRecord:
+        text = template_program(task, instruction)
+        record = GenerationRecord(task, instruction, self.name, self.model, "template", None, raw_text=text)
+        try:
+            program = parse(text, toolbox=toolbox_for_task(task))
+        except ProgramError as error:
+            record.errors.append(str(error))
+            record.failure_reason = f"template program is invalid: {error}"
+            return record
+        record.program, record.parsed = program.source, program
+        return record

@@ -1,0 +1,138 @@
+"""Template and replay generators, the generator configs, and running template programs on the fake world."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from tango.agent.api import GoalImage
+from tango.agent.context import AgentContext
+from tango.programs import Budget, Interpreter, Trace
+from tango.programs.generators import (
+    GenerationRecord,
+    GeneratorConfig,
+    GeneratorError,
+    ReplayGenerator,
+    TemplateGenerator,
+    make_generator,
+)
+from tango.programs.instructions import (
+    description_instruction,
+    image_instruction,
+    object_instruction,
+    question_instruction,
+)
+from tests.programs.fake_world import apartment
+
+CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs" / "generator"
+
+
+def run_record(record: GenerationRecord, inputs=None):
+    budget = Budget(max_steps=500)
+    world = apartment(budget)
+    result = Interpreter().run(record.parsed, AgentContext(world, budget, Trace(), inputs or {}))
+    return result, world
+
+
+def test_object_goal_template_finds_the_object_and_stops_there():
+    record = TemplateGenerator().generate("objectnav", object_instruction("bed"))
+    assert record.ok and record.program_source == "template" and "detect('bed')" in record.program
+    result, world = run_record(record)
+    assert result.ok and world.stops == [(16.0, 0.0, 0.0)]
+
+
+def test_multi_goal_instruction_gives_one_search_per_goal_in_order():
+    record = TemplateGenerator().generate("goat", "Find the couch, then the refrigerator.")
+    result, world = run_record(record)
+    assert result.ok and world.stops == [(9.0, 0.0, 0.0), (5.0, 0.0, -0.5)]
+
+
+def test_a_remembered_object_is_reached_without_exploring():
+    generator = TemplateGenerator()
+    budget = Budget()
+    world = apartment(budget)
+    for category in ("tv", "chair"):
+        program = generator.generate("goat", object_instruction(category)).parsed
+        Interpreter().run(program, AgentContext(world, budget, Trace()))
+    assert world.stops[-1] == (6.0, 0.0, 0.5)
+    assert world.actions[-2:] == ["navigate", "stop"]
+
+
+def test_description_and_image_goals_use_the_bound_inputs():
+    image = GoalImage(np.full((4, 4, 3), (20, 20, 200), dtype=np.uint8))
+    record = TemplateGenerator().generate("goat", image_instruction("couch"))
+    assert "match(goal_image)" in record.program
+    result, world = run_record(record, {"goal_image": image})
+    assert result.ok and world.stops == [(12.0, 0.0, 0.0)]
+    record = TemplateGenerator().generate("goat", description_instruction("the red couch", "couch"))
+    assert "match(goal_description)" in record.program
+    result, world = run_record(record, {"goal_description": "the red couch"})
+    assert result.ok and world.stops == [(9.0, 0.0, 0.0)]
+
+
+def test_question_template_explores_then_answers():
+    record = TemplateGenerator().generate("openeqa", question_instruction("What color is the couch? "))
+    result, world = run_record(record)
+    assert result.value == "red" and world.stops == []
+    assert "answer('What color is the couch?')" in record.program
+
+
+def test_template_is_deterministic_and_quotes_labels_safely():
+    first = TemplateGenerator().generate("ovon", "Find a kid's 'toy' box.")
+    second = TemplateGenerator().generate("ovon", "Find a kid's 'toy' box.")
+    assert first.ok and first.program == second.program
+
+
+def test_replay_reads_programs_by_task_and_instruction(tmp_path):
+    path = tmp_path / "episodes.jsonl"
+    lines = [
+        {"instruction": "Find a bed.", "program": "stop()"},
+        {"task": "goat", "instruction": "Find a bed.", "program": "look_around()\nstop()"},
+        {"instruction": "Broken.", "program": "import os"},
+        {"instruction": "No program.", "program": None},
+    ]
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    generator = make_generator(GeneratorConfig(name="replay", replay_path=str(path)))
+    assert generator.generate("objectnav", "Find a bed.").program == "stop()\n"
+    assert generator.generate("goat", "Find a bed.").program == "look_around()\nstop()\n"
+    broken = generator.generate("goat", "Broken.")
+    assert broken.program is None and "imports are not allowed" in broken.failure_reason
+    missing = generator.generate("goat", "No program.")
+    assert missing.failure_reason == f"no program for this instruction in {path}"
+
+
+def test_replay_file_errors_name_the_file_and_line(tmp_path):
+    with pytest.raises(GeneratorError, match="does not exist"):
+        ReplayGenerator(tmp_path / "none.jsonl")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"instruction": "a", "program": "stop()"}\n{oops\n')
+    with pytest.raises(GeneratorError, match=r"bad.jsonl:2: not JSON"):
+        ReplayGenerator(bad)
+
+
+@pytest.mark.parametrize("name", ["openai", "hf", "template", "replay"])
+def test_each_config_file_mirrors_the_dataclass(name):
+    values = yaml.safe_load((CONFIG_DIR / f"{name}.yaml").read_text())
+    config = GeneratorConfig.from_mapping(values)
+    assert config.name == name
+    assert set(values) == set(GeneratorConfig.__dataclass_fields__)
+
+
+def test_config_errors_name_the_setting():
+    with pytest.raises(GeneratorError, match="generator.name='gpt'"):
+        GeneratorConfig(name="gpt")
+    with pytest.raises(GeneratorError, match="unknown generator settings: modle"):
+        GeneratorConfig.from_mapping({"modle": "x"})
+    with pytest.raises(GeneratorError, match="model_path"):
+        make_generator(GeneratorConfig(name="hf"))
+
+
+def test_record_round_trips_through_json():
+    record = TemplateGenerator().generate("objectnav", "Find a bed.")
+    data = json.loads(json.dumps(record.to_dict()))
+    again = GenerationRecord.from_dict(data)
+    assert again.program == record.program and again.parsed is None and "parsed" not in data
