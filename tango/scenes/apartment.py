@@ -33,6 +33,17 @@ FLOOR_COLORS: dict[str, tuple[int, int, int]] = {
     "hallway": (148, 144, 136),
 }
 WALL_COLOR = (232, 226, 212)
+# Paint on the inside of each room's walls, so first-person views tell rooms apart.
+WALL_PAINT: dict[str, tuple[int, int, int]] = {
+    "kitchen": (236, 230, 196),
+    "living room": (234, 218, 196),
+    "bedroom": (208, 218, 236),
+    "bathroom": (212, 236, 236),
+    "office": (222, 234, 212),
+    "dining room": (238, 218, 208),
+    "hallway": (224, 224, 222),
+}
+PAINT_DEPTH = 0.004
 FLOOR_THICKNESS = 0.05
 
 
@@ -133,6 +144,11 @@ class Apartment:
             )
             for w in self.plan.walls
         ]
+        for room in self.plan.rooms:
+            for f in self.plan.wall_faces(room.id, PAINT_DEPTH):
+                h = self.plan.wall_height
+                centre = ((f.x0 + f.x1) / 2, y + h / 2, (f.z0 + f.z1) / 2)
+                wall_parts.append(box(f.width, h, f.depth, centre, WALL_PAINT[room.type]))
         scene.add_geometry(merge(wall_parts), node_name="walls", geom_name="walls")
         for o in self.objects:
             scene.add_geometry(o.mesh, node_name=f"obj_{o.id}", geom_name=f"obj_{o.id}")

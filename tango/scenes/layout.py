@@ -91,12 +91,39 @@ class FloorPlan:
     doors: list[Door]
     walls: list[WallBox] = field(default_factory=list)
     wall_thickness: float = 0.1
+    wall_height: float = 2.5
 
     def interior(self, room_id: int) -> Rect:
         return self.rooms[room_id].rect.shrink(self.wall_thickness / 2)
 
     def doors_of(self, room_id: int) -> list[Door]:
         return [d for d in self.doors if room_id in d.rooms]
+
+    def wall_faces(self, room_id: int, depth: float) -> list[Rect]:
+        """Thin rectangles lining the inside of a room's walls (for a per-room paint), doorways left open."""
+        r = self.interior(room_id)
+        doors = self.doors_of(room_id)
+        faces: list[Rect] = []
+        for axis, coord, lo, hi, inward in (
+            ("x", self.rooms[room_id].rect.x0, r.z0, r.z1, 1.0),
+            ("x", self.rooms[room_id].rect.x1, r.z0, r.z1, -1.0),
+            ("z", self.rooms[room_id].rect.z0, r.x0, r.x1, 1.0),
+            ("z", self.rooms[room_id].rect.z1, r.x0, r.x1, -1.0),
+        ):
+            face = coord + inward * self.wall_thickness / 2
+            a, b = sorted((face, face + inward * depth))
+            cuts = [
+                (d.center - d.width / 2, d.center + d.width / 2)
+                for d in doors
+                if d.axis == axis and abs(d.coord - coord) < 1e-6
+            ]
+            spans = [(lo, hi)]
+            for c0, c1 in cuts:
+                spans = [
+                    p for u, v in spans for p in ((u, min(v, c0)), (max(u, c1), v)) if p[1] - p[0] > 1e-6
+                ]
+            faces += [Rect(a, u, b, v) if axis == "x" else Rect(u, a, v, b) for u, v in spans]
+        return faces
 
 
 @dataclass(frozen=True)
@@ -275,5 +302,5 @@ def generate_floor_plan(rng: np.random.Generator, config: LayoutConfig) -> Floor
             center = _snap(float(rng.uniform(lo + half, hi - half)), 0.05)
             doors.append(Door((i, j), axis, coord, center, config.door_width))
         walls = _walls(rooms, doors, config.wall_thickness, config.wall_height)
-        return FloorPlan(rooms, doors, walls, config.wall_thickness)
+        return FloorPlan(rooms, doors, walls, config.wall_thickness, config.wall_height)
     raise ValueError("could not generate a connected floor plan in 50 attempts")

@@ -173,3 +173,23 @@ def test_config_rejects_doors_too_narrow_for_the_agent() -> None:
         ApartmentConfig(door_width=0.5)
     with pytest.raises(ValueError, match="min_rooms"):
         ApartmentConfig(min_rooms=5, max_rooms=4)
+
+
+@pytest.mark.slow
+def test_invariants_hold_over_many_seeds(tmp_path: Path) -> None:
+    for seed in range(40):
+        apt = generate_apartment(seed)
+        assert len(apt.objects) >= 20 and 4 <= len(apt.plan.rooms) <= 8
+        glb, _ = apt.write(tmp_path, f"apt_{seed:03d}")
+        loaded = load_scene(glb, require_annotations=True)
+        assert loaded.annotations is not None
+        grid = NavGrid.from_scene(loaded.mesh, floor_y=loaded.annotations.floor_y)
+        rows, cols = np.nonzero(grid.navigable)
+        xs = grid.origin_xz[0] + (cols + 0.5) * grid.resolution
+        zs = grid.origin_xz[1] + (rows + 0.5) * grid.resolution
+        for o in loaded.annotations.objects:
+            dx = np.maximum(0.0, np.maximum(o.bbox_min[0] - xs, xs - o.bbox_max[0]))
+            dz = np.maximum(0.0, np.maximum(o.bbox_min[2] - zs, zs - o.bbox_max[2]))
+            assert float(np.sqrt(dx**2 + dz**2).min()) <= 1.0, (
+                f"seed {seed}: {o.category} {o.id} out of reach"
+            )
