@@ -170,6 +170,14 @@ def content_files(split_file: Path, split_data: dict[str, Any]) -> list[Path]:
     return sorted(p for p in directory.iterdir() if p.name.endswith(suffix))
 
 
+def require_episodes(split_file: Path, split_data: dict[str, Any], content: list[Path]) -> None:
+    """Raise when a split has neither episodes of its own nor any content file (usually a wrong path)."""
+    if not content and not split_data.get("episodes"):
+        raise DatasetError(
+            split_file, "no episodes: the split file has none and there is no content/{scene}.json.gz"
+        )
+
+
 def load_nav_episodes(path: str | os.PathLike[str]) -> list[NavEpisode]:
     """Load an ObjectNav-v1 style split (OVON too): `{split}.json.gz` plus `content/{scene}.json.gz`.
 
@@ -181,7 +189,9 @@ def load_nav_episodes(path: str | os.PathLike[str]) -> list[NavEpisode]:
     if not isinstance(split_data, dict):
         raise DatasetError(split_file, "top level must be a JSON object with 'episodes'")
     shared_goals = split_data.get("goals_by_category", {})
-    sources = [(split_file, split_data)] + [(p, read_json(p)) for p in content_files(split_file, split_data)]
+    content = content_files(split_file, split_data)
+    require_episodes(split_file, split_data, content)
+    sources = [(split_file, split_data)] + [(p, read_json(p)) for p in content]
     episodes: list[NavEpisode] = []
     for file, data in sources:
         if not isinstance(data, dict):

@@ -25,6 +25,7 @@ from tango.tasks.episodes import (
     quat,
     read_json,
     require,
+    require_episodes,
     resolve_split_file,
     vec3,
 )
@@ -104,8 +105,10 @@ def load_episodes(path: str | os.PathLike[str]) -> list[GoatEpisode]:
     split_data = read_json(split_file)
     if not isinstance(split_data, dict):
         raise DatasetError(split_file, "top level must be a JSON object with 'episodes'")
+    content = content_files(split_file, split_data)
+    require_episodes(split_file, split_data, content)
     episodes: list[GoatEpisode] = []
-    for file in [split_file, *content_files(split_file, split_data)]:
+    for file in [split_file, *content]:
         data = split_data if file == split_file else read_json(file)
         if not isinstance(data, dict):
             raise DatasetError(file, "top level must be a JSON object with 'episodes'")

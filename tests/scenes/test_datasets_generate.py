@@ -276,3 +276,12 @@ def test_cli_generate_writes_and_refuses_to_clobber(
     assert stamp is not None and stamp["seed"] == 2 and stamp["num_scenes"] == 1
     assert scenes_cli.main(["generate", "--out", str(out), "--scenes", "1"]) == 1
     assert "already exists" in capsys.readouterr().err
+
+
+def test_cli_preview_writes_pngs_of_a_scene(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    apartment_scene_writer(tmp_path, "apt_000", 3)
+    assert (
+        scenes_cli.main(["preview", str(tmp_path / "apt_000.glb"), "--out", str(tmp_path / "preview")]) == 0
+    )
+    printed = capsys.readouterr().out.split()
+    assert printed and all(Path(p).is_file() and p.endswith(".png") for p in printed)

@@ -274,3 +274,11 @@ def test_openeqa_start_poses_from_sidecar(tmp_path: Path) -> None:
     (question,) = openeqa.load_episodes(tmp_path / "open-eqa-v0.json")
     assert question.scene == "apt_000"
     assert question.start is not None and question.start.start_position == (1.0, 0.0, 2.0)
+
+
+def test_split_without_content_is_an_error(tmp_path: Path) -> None:
+    _write_gz(tmp_path / "val" / "val.json.gz", {"episodes": [], "category_to_task_category_id": {}})
+    with pytest.raises(DatasetError, match=r"val\.json\.gz: no episodes"):
+        objectnav.load_episodes(tmp_path / "val")
+    with pytest.raises(DatasetError, match="no episodes"):
+        goat.load_episodes(tmp_path / "val")
