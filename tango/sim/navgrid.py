@@ -122,12 +122,16 @@ class NavGrid:
 
     def segment_navigable(self, start: np.ndarray, end: np.ndarray) -> bool:
         """True when every cell along the straight xz segment is navigable (sampled at half the resolution)."""
-        delta = np.asarray(end, dtype=np.float64) - np.asarray(start, dtype=np.float64)
+        start = np.asarray(start, dtype=np.float64)
+        delta = np.asarray(end, dtype=np.float64) - start
         steps = max(1, int(np.ceil(np.hypot(delta[0], delta[2]) / (self.resolution / 2.0))))
-        for t in np.linspace(0.0, 1.0, steps + 1):
-            if not self.is_navigable(start + t * delta):
-                return False
-        return True
+        t = np.linspace(0.0, 1.0, steps + 1)
+        cols = np.floor((start[0] + t * delta[0] - self.origin_xz[0]) / self.resolution).astype(np.int64)
+        rows = np.floor((start[2] + t * delta[2] - self.origin_xz[1]) / self.resolution).astype(np.int64)
+        rows_n, cols_n = self.navigable.shape
+        if rows.min() < 0 or cols.min() < 0 or rows.max() >= rows_n or cols.max() >= cols_n:
+            return False
+        return bool(self.navigable[rows, cols].all())
 
     def snap(self, point: np.ndarray) -> np.ndarray:
         """The nearest navigable cell centre (xz distance); its y is the floor height."""
@@ -206,30 +210,36 @@ class NavGrid:
         start = np.asarray(start, dtype=np.float64)
         goal = np.asarray(goal, dtype=np.float64)
         goal_point = goal if self.is_navigable(goal) else self.snap(goal)
-        field_ = self.distance_field([goal_point])
-        current = self.cell_of(self.snap(start))
-        if not np.isfinite(field_[current]):
+        cells = self.descent(start, [goal_point])
+        if cells is None:
             return []
-        cells = [current]
-        goal_cell = self.cell_of(goal_point)
-        neighbours = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
-        while current != goal_cell:
-            best, best_value = None, field_[current]
-            for dr, dc in neighbours:
-                candidate = (current[0] + dr, current[1] + dc)
-                if not self._inside(*candidate):
-                    continue
-                value = field_[candidate]
-                if value < best_value:
-                    best, best_value = candidate, value
-            if best is None:
-                break
-            current = best
-            cells.append(current)
-        points = [np.array([start[0], self.floor_y, start[2]])]
-        points += [self.cell_center(*cell) for cell in cells[1:-1]]
+        points = [np.array([start[0], self.floor_y, start[2]])] + cells[:-1]
         points.append(np.array([goal_point[0], self.floor_y, goal_point[2]]))
         return self._shorten(points)
+
+    def descent(
+        self, start: np.ndarray, goals: list[np.ndarray], max_cells: int | None = None
+    ) -> list[np.ndarray] | None:
+        """Cell centres visited by steepest descent of the goals' distance field from start's cell (start's cell
+        excluded, the last one in the goal region); None when no goal is reachable."""
+        field_ = self.distance_field(goals)
+        current = self.cell_of(self.snap(np.asarray(start, dtype=np.float64)))
+        if not np.isfinite(field_[current]):
+            return None
+        padded_rows, padded_cols = field_.shape
+        cells: list[np.ndarray] = []
+        while max_cells is None or len(cells) < max_cells:
+            r0, c0 = max(current[0] - 1, 0), max(current[1] - 1, 0)
+            window = field_[r0 : min(current[0] + 2, padded_rows), c0 : min(current[1] + 2, padded_cols)]
+            best = np.unravel_index(int(np.argmin(window)), window.shape)
+            candidate = (r0 + int(best[0]), c0 + int(best[1]))
+            if window[best] >= field_[current]:
+                break
+            current = candidate
+            cells.append(self.cell_center(*current))
+        if not cells:
+            cells.append(self.cell_center(*current))
+        return cells
 
     def _shorten(self, points: list[np.ndarray]) -> list[np.ndarray]:
         """Drop waypoints that the previous kept waypoint can see directly (string pulling)."""

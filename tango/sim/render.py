@@ -3,8 +3,10 @@
 Geometry is uploaded once, flattened to world space. One draw writes three attachments (MRT): colour
 (RGBA8, flat-shaded from screen-space derivatives), depth (R32F, the camera-space distance along the optical
 axis written by the fragment shader, so it is exact rather than decoded from a z-buffer) and instance id (R32I).
-Depth convention, as docs/architecture.md: metres along the optical axis (habitat's z-depth); pixels whose
-depth lies outside [depth_min, depth_max], and pixels that see no geometry, are 0.
+Depth is metres along the optical axis (habitat's z-depth). Out-of-range handling (`depth_out_of_range`):
+"zero" (default, docs/architecture.md): pixels outside [depth_min, depth_max] and pixels that see no geometry are 0;
+"clip" (habitat-lab's depth sensor): depth is clipped into [depth_min, depth_max], pixels without geometry read
+depth_min, exactly as habitat-lab clips habitat-sim's 0 for empty pixels.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ uniform sampler2D tex;
 uniform bool use_texture;
 uniform float depth_min;
 uniform float depth_max;
+uniform bool zero_out_of_range;
 in vec3 v_world;
 in float v_depth;
 in vec4 v_color;
@@ -73,7 +76,8 @@ void main() {
         albedo *= texture(tex, v_uv);
     }
     out_color = vec4(min(albedo.rgb * shade, vec3(1.0)), 1.0);
-    out_depth = (v_depth < depth_min || v_depth > depth_max) ? 0.0 : v_depth;
+    bool outside = v_depth < depth_min || v_depth > depth_max;
+    out_depth = (zero_out_of_range && outside) ? 0.0 : v_depth;
     out_id = v_id;
 }
 """
@@ -142,20 +146,25 @@ class Renderer:
         depth_max: float = 10.0,
         sensors: tuple[str, ...] = SENSOR_NAMES,
         ctx: moderngl.Context | None = None,
+        depth_out_of_range: str = "zero",
     ) -> None:
         unknown = sorted(set(sensors) - set(SENSOR_NAMES))
         if unknown:
             raise RendererError(f"unknown sensor(s) {unknown}; known: {list(SENSOR_NAMES)}")
+        if depth_out_of_range not in ("zero", "clip"):
+            raise RendererError(f"depth_out_of_range must be 'zero' or 'clip', got {depth_out_of_range!r}")
         if width <= 0 or height <= 0:
             raise RendererError(f"resolution must be positive, got {width}x{height}")
         self.width, self.height, self.hfov_deg = width, height, hfov_deg
         self.depth_min, self.depth_max = depth_min, depth_max
         self.sensors = tuple(sensors)
+        self._clip_depth = depth_out_of_range == "clip"
         self._owns_ctx = ctx is None
         self.ctx = create_gl_context() if ctx is None else ctx
         self._program = self.ctx.program(vertex_shader=_VERTEX_SHADER, fragment_shader=_FRAGMENT_SHADER)
         self._uniform("depth_min").value = depth_min
         self._uniform("depth_max").value = depth_max
+        self._uniform("zero_out_of_range").value = not self._clip_depth
         proj = perspective(hfov_deg, width, height, _NEAR_PLANE, _FAR_PLANE)
         proj[1, :] *= -1.0  # render upside down so that glReadPixels' first row is the image's top row
         self._uniform("proj").write(proj.T.astype("f4").tobytes())
@@ -180,9 +189,12 @@ class Renderer:
                 batch.texture.use(0)
                 self._uniform("tex").value = 0
             batch.vao.render(moderngl.TRIANGLES)
+        depth = self._read(1, 1, "f4") if "depth" in self.sensors else None
+        if depth is not None and self._clip_depth:
+            depth = np.clip(depth, self.depth_min, self.depth_max)
         return Frame(
             rgb=self._read(0, 3, "f1") if "rgb" in self.sensors else None,
-            depth=self._read(1, 1, "f4") if "depth" in self.sensors else None,
+            depth=depth,
             semantic=self._read(2, 1, "i4") if "semantic" in self.sensors else None,
         )
 
@@ -201,9 +213,11 @@ class Renderer:
         return cast(moderngl.Uniform, self._program[name])
 
     def _read(self, attachment: int, components: int, dtype: str) -> np.ndarray:
-        raw = self._fbo.read(attachment=attachment, components=components, dtype=dtype)
+        """One glReadPixels of an attachment straight into a fresh (writable) numpy array."""
         shape = (self.height, self.width, components) if components > 1 else (self.height, self.width)
-        return np.frombuffer(raw, dtype=np.dtype(dtype.replace("f1", "u1")).newbyteorder("<")).reshape(shape)
+        out = np.empty(shape, dtype=np.uint8 if dtype == "f1" else np.dtype(dtype))
+        self._fbo.read_into(out, attachment=attachment, components=components, dtype=dtype)
+        return out
 
     def _upload(self, meshes: list[PlacedMesh]) -> list[_Batch]:
         """Group geometry by texture (one batch for everything untextured) and upload each batch once."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -89,3 +90,71 @@ def write_room(directory: Path, scene_id: str = "room_000") -> Path:
     room_scene().export(str(glb))
     (directory / f"{scene_id}.annotations.json").write_text(json.dumps(room_annotations(scene_id)))
     return glb
+
+
+def object_view_points(grid, obj: dict, max_distance: float = 1.0, stride: int = 3) -> list[np.ndarray]:
+    """Navigable cell centres within max_distance (xz) of an annotation object's box, every stride-th cell."""
+    lo, hi = np.array(obj["bbox"]["min"]), np.array(obj["bbox"]["max"])
+    rows, cols = np.nonzero(grid.navigable)
+    points = [grid.cell_center(r, c) for r, c in zip(rows[::stride], cols[::stride], strict=True)]
+    near = []
+    for point in points:
+        dx = max(lo[0] - point[0], 0.0, point[0] - hi[0])
+        dz = max(lo[2] - point[2], 0.0, point[2] - hi[2])
+        if np.hypot(dx, dz) <= max_distance:
+            near.append(point)
+    return near
+
+
+def write_objectnav_dataset(
+    root: Path, scene_glb: Path, scenes_dir: Path, grid, starts: list[tuple[np.ndarray, float, str]]
+) -> Path:
+    """Write an ObjectNav-v1 split (`root/val/val.json.gz` + `content/{scene}.json.gz`) with one episode per
+    (start position, start yaw, goal category); returns the split file."""
+    scene_id = scene_glb.stem
+    annotations = json.loads((scene_glb.parent / f"{scene_id}.annotations.json").read_text())
+    categories = sorted({obj["category"] for obj in annotations["objects"]})
+    goals_by_category: dict[str, list[dict]] = {}
+    for obj in annotations["objects"]:
+        lo, hi = np.array(obj["bbox"]["min"]), np.array(obj["bbox"]["max"])
+        view_points = [
+            {"agent_state": {"position": p.tolist(), "rotation": [0.0, 0.0, 0.0, 1.0]}, "iou": 0.5}
+            for p in object_view_points(grid, obj)
+        ]
+        goals_by_category.setdefault(f"{scene_glb.name}_{obj['category']}", []).append(
+            {
+                "object_id": obj["id"],
+                "object_name": f"{obj['category']}_{obj['id']}",
+                "object_category": obj["category"],
+                "position": ((lo + hi) / 2).tolist(),
+                "view_points": view_points,
+            }
+        )
+    episodes = []
+    for index, (position, yaw, category) in enumerate(starts):
+        goals = goals_by_category[f"{scene_glb.name}_{category}"]
+        view_points = [np.array(v["agent_state"]["position"]) for g in goals for v in g["view_points"]]
+        episodes.append(
+            {
+                "episode_id": str(index),
+                "scene_id": str(scene_glb.relative_to(scenes_dir)),
+                "start_position": [float(v) for v in position],
+                "start_rotation": [0.0, float(np.sin(yaw / 2)), 0.0, float(np.cos(yaw / 2))],
+                "object_category": category,
+                "info": {"geodesic_distance": grid.geodesic_distance(position, view_points)},
+                "goals": [],
+            }
+        )
+    category_ids = {category: index for index, category in enumerate(categories)}
+    split_dir = root / "val"
+    (split_dir / "content").mkdir(parents=True, exist_ok=True)
+    header = {
+        "category_to_task_category_id": category_ids,
+        "category_to_mp3d_category_id": category_ids,
+        "episodes": [],
+    }
+    split_file = split_dir / "val.json.gz"
+    split_file.write_bytes(gzip.compress(json.dumps(header).encode()))
+    content = {"goals_by_category": goals_by_category, "episodes": episodes}
+    (split_dir / "content" / f"{scene_id}.json.gz").write_bytes(gzip.compress(json.dumps(content).encode()))
+    return split_file

@@ -1,0 +1,152 @@
+"""Build habitat-lab ObjectNav configs and Envs that run on the embedded simulator (`TangoSim-v0`).
+
+The config starts from habitat-lab's own `benchmark/nav/objectnav/objectnav_hm3d.yaml` and changes only the
+simulator type, the camera/motion settings of `EmbeddedSimConfig`, the dataset paths and the look actions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from omegaconf import DictConfig, OmegaConf
+
+from tango.habitat_compat import ensure_habitat_importable
+from tango.sim.config import EmbeddedSimConfig
+
+ensure_habitat_importable()
+
+import habitat
+from habitat.config import read_write
+from habitat.config.default_structured_configs import (
+    HabitatSimSemanticSensorConfig,
+    SimulatorConfig,
+)
+
+import tango.sim.habitat_sim  # noqa: F401  (registers TangoSim-v0 and the Tango look actions)
+
+OBJECTNAV_BENCHMARK = "benchmark/nav/objectnav/objectnav_hm3d.yaml"
+# FORMATS.md: success within 1.0 m of a view point (habitat-lab's objectnav.yaml ships 0.1).
+DEFAULT_SUCCESS_DISTANCE = 1.0
+
+
+@dataclass
+class TangoSimulatorConfig(SimulatorConfig):
+    """habitat-lab's SimulatorConfig plus the embedded simulator's own settings (read by TangoSim)."""
+
+    type: str = "TangoSim-v0"
+    navgrid_resolution: float = 0.05
+    navgrid_obstacle_height: float = 1.5
+    tilt_angle: float = 30.0
+
+
+def split_of(data_path: Path) -> tuple[str, str]:
+    """(data_path pattern with `{split}`, split) for a `.../{split}/{split}.json.gz` or `.../{split}.json.gz` file."""
+    name = data_path.name
+    if not name.endswith(".json.gz"):
+        raise ValueError(f"{data_path}: an ObjectNav split file must end with .json.gz")
+    split = name[: -len(".json.gz")]
+    if data_path.parent.name == split:
+        return str(data_path.parent.parent / "{split}" / "{split}.json.gz"), split
+    return str(data_path.parent / "{split}.json.gz"), split
+
+
+def objectnav_config(
+    data_path: str | Path,
+    scenes_dir: str | Path = "",
+    sim: EmbeddedSimConfig | None = None,
+    success_distance: float = DEFAULT_SUCCESS_DISTANCE,
+    max_episode_steps: int = 500,
+    seed: int = 0,
+) -> DictConfig:
+    """habitat-lab's HM3D ObjectNav config, pointed at a dataset file and our simulator settings; on
+    TangoSim-v0 for backend "embedded", on habitat-sim's Sim-v0 for backend "habitat"."""
+    sim = sim or EmbeddedSimConfig()
+    path = Path(data_path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: ObjectNav dataset file not found")
+    pattern, split = split_of(path)
+    config = habitat.get_config(OBJECTNAV_BENCHMARK)
+    with read_write(config):
+        hab = config.habitat
+        hab.seed = seed
+        hab.environment.max_episode_steps = max_episode_steps
+        hab.dataset.data_path = pattern
+        hab.dataset.split = split
+        hab.dataset.scenes_dir = str(scenes_dir)
+        hab.task.measurements.success.success_distance = success_distance
+        simulator = hab.simulator
+        simulator.forward_step_size = sim.forward_step
+        simulator.turn_angle = _integral(sim.turn_angle, "turn_angle")
+        simulator.habitat_sim_v0.allow_sliding = sim.allow_sliding
+        for name in ("look_up", "look_down"):
+            hab.task.actions[name].tilt_angle = _integral(sim.tilt_angle, "tilt_angle")
+        if sim.backend == "habitat":
+            if sim.scene_dataset_config:
+                simulator.scene_dataset = sim.scene_dataset_config
+            _configure_agent(simulator.agents.main_agent, sim)
+            return config
+        hab.task.actions.look_up.type = "TangoLookUpAction"
+        hab.task.actions.look_down.type = "TangoLookDownAction"
+        simulator = OmegaConf.merge(
+            OmegaConf.structured(TangoSimulatorConfig), OmegaConf.to_container(simulator, resolve=False)
+        )
+        simulator.type = "TangoSim-v0"
+        simulator.navgrid_resolution = sim.navgrid_resolution
+        simulator.navgrid_obstacle_height = sim.navgrid_obstacle_height
+        simulator.tilt_angle = sim.tilt_angle
+        _configure_agent(simulator.agents.main_agent, sim)
+        hab.simulator = simulator
+    return config
+
+
+def make_objectnav_env(
+    data_path: str | Path,
+    scenes_dir: str | Path = "",
+    sim: EmbeddedSimConfig | None = None,
+    success_distance: float = DEFAULT_SUCCESS_DISTANCE,
+    max_episode_steps: int = 500,
+    seed: int = 0,
+) -> habitat.Env:
+    """habitat-lab's `Env` running ObjectNav episodes from `data_path` (on TangoSim-v0 unless sim.backend says
+    habitat)."""
+    config = objectnav_config(data_path, scenes_dir, sim, success_distance, max_episode_steps, seed)
+    return habitat.Env(config=config)
+
+
+def sim_config_from_dict(values: dict) -> EmbeddedSimConfig:
+    """EmbeddedSimConfig from a (hydra) mapping such as configs/sim/*.yaml; unknown keys raise a ValueError."""
+    known = set(asdict(EmbeddedSimConfig()))
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise ValueError(f"unknown simulator setting(s) {unknown}; known: {sorted(known)}")
+    return EmbeddedSimConfig(**values)
+
+
+def _integral(value: float, name: str) -> int:
+    if float(value) != int(value):
+        raise ValueError(f"habitat-lab's {name} is an integer number of degrees, got {value}")
+    return int(value)
+
+
+def _configure_agent(agent: DictConfig, sim: EmbeddedSimConfig) -> None:
+    agent.height = sim.agent_height
+    agent.radius = sim.agent_radius
+    sensors = agent.sim_sensors
+    position = [0.0, sim.camera_height, 0.0]
+    if "semantic" in sim.sensors and "semantic_sensor" not in sensors:
+        sensors.semantic_sensor = OmegaConf.structured(HabitatSimSemanticSensorConfig())
+    wanted = {"rgb_sensor": "rgb", "depth_sensor": "depth", "semantic_sensor": "semantic"}
+    for key, kind in wanted.items():
+        if key not in sensors:
+            continue
+        if kind not in sim.sensors:
+            del sensors[key]
+            continue
+        sensor = sensors[key]
+        sensor.width, sensor.height = sim.width, sim.height
+        sensor.hfov = _integral(sim.hfov, "hfov")
+        sensor.position = position
+        if kind == "depth":
+            sensor.min_depth, sensor.max_depth = sim.depth_min, sim.depth_max
+            sensor.normalize_depth = sim.normalize_depth

@@ -1,0 +1,596 @@
+"""`TangoSim-v0`: the embedded simulator behind habitat-lab's own Env, tasks, sensors and measures.
+
+It reads habitat-lab's simulator config (scene, forward_step_size, turn_angle, habitat_sim_v0.allow_sliding, the
+agent's radius, start state and sim_sensors) plus, when present (tango.sim.habitat_env.TangoSimulatorConfig),
+navgrid_resolution, navgrid_obstacle_height and tilt_angle. Rendering is `tango.sim.render`, navigability and geodesics `tango.sim.navgrid`.
+habitat-lab's LookUp/LookDown actions rotate habitat-sim scene nodes through magnum, so TangoSim registers its
+own `TangoLookUpAction` / `TangoLookDownAction` task actions (tango.sim.habitat_env configures them).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import quaternion
+from gym import spaces
+
+from tango.habitat_compat import ensure_habitat_importable
+
+ensure_habitat_importable()
+
+from habitat.core.embodied_task import SimulatorTaskAction
+from habitat.core.registry import registry
+from habitat.core.simulator import (
+    AgentState,
+    DepthSensor,
+    Observations,
+    RGBSensor,
+    SemanticSensor,
+    Sensor,
+    SensorSuite,
+    Simulator,
+)
+from omegaconf import DictConfig, OmegaConf
+
+from tango.sim.navgrid import NavGrid, NavGridConfig
+from tango.sim.pose import camera_pose, forward_vector, quaternion_to_yaw, yaw_rotation
+from tango.sim.render import Renderer, create_gl_context
+from tango.sim.scene import LoadedScene, SceneAnnotations, load_scene, world_triangles
+
+LOG = logging.getLogger(__name__)
+
+# habitat-lab's HabitatSimActions numbering (habitat/sims/habitat_simulator/actions.py).
+ACTION_NAMES = ("stop", "move_forward", "turn_left", "turn_right", "look_up", "look_down")
+_MAX_PITCH = np.deg2rad(90.0)
+_FLOOR_MATCH = 0.3
+
+
+class TangoSimError(RuntimeError):
+    """The simulator cannot do what was asked (unknown action, unsupported sensor, no scene)."""
+
+
+def _sensor_kind(sensor_config: Any) -> str:
+    kind = str(sensor_config.type)
+    for name, marker in (("rgb", "RGB"), ("depth", "Depth"), ("semantic", "Semantic")):
+        if marker in kind and "Equirectangular" not in kind and "Fisheye" not in kind:
+            return name
+    raise TangoSimError(f"TangoSim supports pinhole RGB, depth and semantic sensors, not {kind!r}")
+
+
+def sensor_uuid(sensor_config: Any) -> str:
+    """The observation key: the config's uuid when it has one, else habitat-sim's rgb / depth / semantic."""
+    return str(sensor_config.uuid) if "uuid" in sensor_config else _sensor_kind(sensor_config)
+
+
+class _CameraSensorMixin:
+    """A habitat-lab sensor that reads its frame from the simulator's per-step dict by uuid."""
+
+    config: Any
+    uuid: str
+
+    def _get_uuid(self, *args: Any, **kwargs: Any) -> str:
+        return sensor_uuid(self.config)
+
+    def get_observation(self, sim_obs: dict[str, Any], *args: Any, **kwargs: Any) -> Any:
+        return sim_obs[self.uuid]
+
+
+class TangoRGBSensor(_CameraSensorMixin, RGBSensor):
+    """RGB uint8 (H, W, 3)."""
+
+    def __init__(self, config: Any) -> None:
+        self.config = config
+        super().__init__(config=config)
+
+    def _get_observation_space(self, *args: Any, **kwargs: Any) -> spaces.Box:
+        return spaces.Box(0, 255, (self.config.height, self.config.width, 3), np.uint8)
+
+
+class TangoDepthSensor(_CameraSensorMixin, DepthSensor):
+    """Depth float32 (H, W, 1): metres clipped into [min_depth, max_depth], or that range mapped to [0, 1]."""
+
+    def __init__(self, config: Any) -> None:
+        self.config = config
+        super().__init__(config=config)
+
+    def _get_observation_space(self, *args: Any, **kwargs: Any) -> spaces.Box:
+        low, high = (
+            (0.0, 1.0) if self.config.normalize_depth else (self.config.min_depth, self.config.max_depth)
+        )
+        return spaces.Box(low, high, (self.config.height, self.config.width, 1), np.float32)
+
+
+class TangoSemanticSensor(_CameraSensorMixin, SemanticSensor):
+    """Instance ids int32 (H, W, 1); 0 is background, other values are annotation object ids."""
+
+    def __init__(self, config: Any) -> None:
+        self.config = config
+        super().__init__(config=config)
+
+    def _get_observation_space(self, *args: Any, **kwargs: Any) -> spaces.Box:
+        return spaces.Box(0, np.iinfo(np.int32).max, (self.config.height, self.config.width, 1), np.int32)
+
+
+_SENSOR_CLASSES: dict[str, type[Sensor]] = {
+    "rgb": TangoRGBSensor,
+    "depth": TangoDepthSensor,
+    "semantic": TangoSemanticSensor,
+}
+
+
+@dataclass
+class _Camera:
+    """One renderer shared by the sensors with the same resolution, field of view and mount."""
+
+    renderer: Renderer
+    offset: np.ndarray
+    mount_pitch: float
+    uuids: dict[str, str]
+    normalize_depth: bool
+
+
+@dataclass
+class TangoShortestPath:
+    """habitat_sim.ShortestPath look-alike: fill requested_start/end, call `find_path`, read points/distance."""
+
+    requested_start: np.ndarray
+    requested_end: np.ndarray
+    points: list[np.ndarray] | None = None
+    geodesic_distance: float = float("inf")
+
+
+class TangoPathFinder:
+    """The subset of habitat_sim.PathFinder that agents and habitat-lab call, over the navigability grid."""
+
+    def __init__(self, sim: TangoSim) -> None:
+        self._sim = sim
+
+    @property
+    def grid(self) -> NavGrid:
+        return self._sim.navgrid
+
+    @property
+    def is_loaded(self) -> bool:
+        return True
+
+    def is_navigable(self, point: Sequence[float], max_y_delta: float = 0.5) -> bool:
+        """True when the point is on a navigable cell at floor height."""
+        point_ = np.asarray(point, dtype=np.float64)
+        return abs(point_[1] - self.grid.floor_y) <= max_y_delta and self.grid.is_navigable(point_)
+
+    def snap_point(self, point: Sequence[float]) -> np.ndarray:
+        """The nearest navigable point."""
+        return self.grid.snap(np.asarray(point, dtype=np.float64)).astype(np.float32)
+
+    def get_random_navigable_point(self) -> np.ndarray:
+        """A random navigable point from the simulator's seeded generator."""
+        return self.grid.sample_navigable_point(self._sim.rng).astype(np.float32)
+
+    def find_path(self, path: TangoShortestPath) -> bool:
+        """Fill `path.points` and `path.geodesic_distance`; False when the end is unreachable."""
+        start = np.asarray(path.requested_start, dtype=np.float64)
+        end = np.asarray(path.requested_end, dtype=np.float64)
+        points = self.grid.shortest_path(start, end)
+        if not points:
+            path.points, path.geodesic_distance = [], float("inf")
+            return False
+        path.points = [p.astype(np.float32) for p in points]
+        path.geodesic_distance = self.grid.geodesic_distance(start, [end])
+        return True
+
+    def geodesic_distance(self, start: Sequence[float], end: Sequence[float]) -> float:
+        """Geodesic distance between two points (inf when unreachable)."""
+        return self.grid.geodesic_distance(np.asarray(start, np.float64), [np.asarray(end, np.float64)])
+
+    def try_step(self, start: Sequence[float], end: Sequence[float]) -> np.ndarray:
+        """Where a straight move from start towards end stops, sliding along obstacles."""
+        position, _ = self._sim.try_move(np.asarray(start, np.float64), np.asarray(end, np.float64), True)
+        return position.astype(np.float32)
+
+    def try_step_no_sliding(self, start: Sequence[float], end: Sequence[float]) -> np.ndarray:
+        """Where a straight move from start towards end stops, without sliding (start when blocked)."""
+        position, _ = self._sim.try_move(np.asarray(start, np.float64), np.asarray(end, np.float64), False)
+        return position.astype(np.float32)
+
+    def distance_to_closest_obstacle(self, point: Sequence[float], max_search_radius: float = 2.0) -> float:
+        """Distance from the point to the nearest non-navigable cell, capped at max_search_radius."""
+        return self._sim.distance_to_closest_obstacle(point, max_search_radius)
+
+
+@registry.register_simulator(name="TangoSim-v0")
+class TangoSim(Simulator):
+    """habitat-lab Simulator over GLB scenes: moderngl rendering, grid navigability, FMM geodesics."""
+
+    habitat_config: Any
+
+    def __init__(self, config: DictConfig) -> None:
+        self.habitat_config = config
+        self.rng = np.random.default_rng(int(config.get("seed", 0)))
+        self._ctx = create_gl_context()
+        self._scene: LoadedScene | None = None
+        self._triangles: np.ndarray | None = None
+        self._grids: dict[int, NavGrid] = {}
+        self._grid: NavGrid | None = None
+        self._cameras: list[_Camera] = []
+        self._sensor_key: str | None = None
+        self._sensor_suite = SensorSuite([])
+        self._position = np.zeros(3)
+        self._yaw = 0.0
+        self._pitch = 0.0
+        self._collided = False
+        self._prev_sim_obs: dict[str, Any] = {}
+        self.pathfinder = TangoPathFinder(self)
+        self._apply_config(config)
+
+    # --- configuration ---------------------------------------------------------------------------------------
+
+    @property
+    def _agent_config(self) -> Any:
+        agents = self.habitat_config.agents
+        order = self.habitat_config.get("agents_order") or list(agents.keys())
+        return agents[order[self.habitat_config.get("default_agent_id", 0)]]
+
+    def _extra(self, key: str, default: float) -> float:
+        return float(self.habitat_config[key]) if key in self.habitat_config else default
+
+    def _apply_config(self, config: DictConfig) -> None:
+        self.habitat_config = config
+        self.forward_step = float(config.forward_step_size)
+        self.turn_angle = np.deg2rad(float(config.turn_angle))
+        self.tilt_angle = np.deg2rad(self._extra("tilt_angle", 30.0))
+        self.allow_sliding = bool(config.habitat_sim_v0.get("allow_sliding", True))
+        scene_path = Path(str(config.scene))
+        if self._scene is None or self._scene.glb_path != scene_path:
+            self._load_scene(scene_path)
+        sensor_config = OmegaConf.to_container(self._agent_config.sim_sensors, resolve=True)
+        key = repr(sensor_config)
+        if key != self._sensor_key:
+            self._build_cameras()
+            self._sensor_key = key
+
+    def _load_scene(self, path: Path) -> None:
+        for camera in self._cameras:
+            camera.renderer.release()
+        self._cameras, self._sensor_key = [], None
+        self._scene = load_scene(path)
+        self._triangles = world_triangles(self._scene.mesh)
+        self._grids = {}
+        floor_y = self._scene.annotations.floor_y if self._scene.annotations else None
+        self._grid = self._grid_at(floor_y)
+        LOG.info("loaded scene %s (%d triangles)", path, len(self._triangles))
+
+    def _grid_at(self, floor_y: float | None) -> NavGrid:
+        """The navigability grid of the floor at height floor_y (estimated when None), built once per floor."""
+        for grid in self._grids.values():
+            if floor_y is None or abs(grid.floor_y - floor_y) <= _FLOOR_MATCH:
+                return grid
+        agent = self._agent_config
+        config = NavGridConfig(
+            resolution=self._extra("navgrid_resolution", 0.05),
+            agent_radius=float(agent.radius),
+            agent_height=max(float(agent.height), self._extra("navgrid_obstacle_height", 1.5)),
+        )
+        assert self._triangles is not None
+        grid = NavGrid.from_triangles(self._triangles, config, floor_y)
+        self._grids[len(self._grids)] = grid
+        return grid
+
+    def _build_cameras(self) -> None:
+        for camera in self._cameras:
+            camera.renderer.release()
+        groups: dict[tuple[Any, ...], list[tuple[str, Any]]] = {}
+        for sensor_config in self._agent_config.sim_sensors.values():
+            kind = _sensor_kind(sensor_config)
+            depth_range = (
+                (float(sensor_config.min_depth), float(sensor_config.max_depth)) if kind == "depth" else None
+            )
+            key = (
+                int(sensor_config.width),
+                int(sensor_config.height),
+                float(sensor_config.hfov),
+                tuple(float(v) for v in sensor_config.position),
+                tuple(float(v) for v in sensor_config.orientation),
+                depth_range,
+                bool(sensor_config.get("normalize_depth", False)) if kind == "depth" else None,
+            )
+            groups.setdefault(key, []).append((kind, sensor_config))
+        self._cameras = []
+        sensors: list[Sensor] = []
+        assert self._scene is not None
+        for (width, height, hfov, position, orientation, depth_range, normalize), members in groups.items():
+            uuids: dict[str, str] = {}
+            for kind, sensor_config in members:
+                if kind in uuids:
+                    raise TangoSimError(
+                        f"two {kind} sensors on one camera: {uuids[kind]}, {sensor_uuid(sensor_config)}"
+                    )
+                uuids[kind] = sensor_uuid(sensor_config)
+                sensors.append(_SENSOR_CLASSES[kind](sensor_config))
+            near, far = depth_range if depth_range is not None else (0.0, 1000.0)
+            renderer = Renderer(
+                self._scene.mesh,
+                width,
+                height,
+                hfov,
+                near,
+                far,
+                sensors=tuple(uuids),
+                ctx=self._ctx,
+                depth_out_of_range="clip",
+            )
+            offset = np.asarray(position, dtype=np.float64)
+            self._cameras.append(_Camera(renderer, offset, orientation[0], uuids, bool(normalize)))
+        self._sensor_suite = SensorSuite(sensors)
+
+    # --- habitat-lab Simulator API ---------------------------------------------------------------------------
+
+    @property
+    def sensor_suite(self) -> SensorSuite:
+        return self._sensor_suite
+
+    @property
+    def action_space(self) -> spaces.Discrete:
+        return spaces.Discrete(len(ACTION_NAMES))
+
+    @property
+    def navgrid(self) -> NavGrid:
+        """The navigability grid of the floor the agent is on."""
+        if self._grid is None:
+            raise TangoSimError("no scene loaded")
+        return self._grid
+
+    @property
+    def scene(self) -> LoadedScene:
+        """The loaded scene (GLB and annotations)."""
+        if self._scene is None:
+            raise TangoSimError("no scene loaded")
+        return self._scene
+
+    @property
+    def scene_annotations(self) -> SceneAnnotations | None:
+        """Object and room annotations of the current scene (None for e.g. HM3D GLBs)."""
+        return self.scene.annotations
+
+    def reconfigure(
+        self, config: DictConfig, ep_info: Any = None, should_close_on_new_scene: bool = True
+    ) -> None:
+        self._apply_config(config)
+
+    def seed(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self) -> Observations:
+        agent = self._agent_config
+        if agent.is_set_start_state:
+            position = np.asarray(agent.start_position, dtype=np.float64)
+            self._grid = self._grid_at(None if self.scene.annotations else float(position[1]))
+            self._set_pose(position, quaternion_to_yaw(np.asarray(agent.start_rotation, dtype=np.float64)))
+        else:
+            self._set_pose(
+                self.navgrid.sample_navigable_point(self.rng), float(self.rng.uniform(-np.pi, np.pi))
+            )
+        self._collided = False
+        return self._observe()
+
+    def step(self, action: Any, *args: Any, **kwargs: Any) -> Observations:
+        self._collided = False
+        if action is not None:
+            name = ACTION_NAMES[int(action)] if isinstance(action, (int, np.integer)) else str(action)
+            self._apply_action(name)
+        return self._observe()
+
+    def step_physics(self, dt: float) -> None:
+        """No dynamics: actions act immediately."""
+
+    def get_agent_state(self, agent_id: int = 0) -> AgentState:
+        half = self._yaw / 2.0
+        return AgentState(
+            position=self._position.astype(np.float32),
+            rotation=quaternion.quaternion(np.cos(half), 0.0, np.sin(half), 0.0),
+        )
+
+    def set_agent_state(
+        self,
+        position: Sequence[float] | np.ndarray,
+        rotation: Any,
+        agent_id: int = 0,
+        reset_sensors: bool = True,
+    ) -> bool:
+        self._set_pose(np.asarray(position, dtype=np.float64), _yaw_of(rotation))
+        if reset_sensors:
+            self._pitch = 0.0
+        return True
+
+    def get_observations_at(
+        self,
+        position: Sequence[float] | None = None,
+        rotation: Any = None,
+        keep_agent_at_new_pose: bool = False,
+    ) -> Observations:
+        saved = (self._position.copy(), self._yaw, self._pitch)
+        if position is not None or rotation is not None:
+            self.set_agent_state(
+                self._position if position is None else position,
+                quaternion.quaternion(np.cos(self._yaw / 2), 0.0, np.sin(self._yaw / 2), 0.0)
+                if rotation is None
+                else rotation,
+                reset_sensors=False,
+            )
+        observations = self._observe()
+        if not keep_agent_at_new_pose:
+            self._position, self._yaw, self._pitch = saved
+        return observations
+
+    def geodesic_distance(
+        self, position_a: Sequence[float] | np.ndarray, position_b: Any, episode: Any = None
+    ) -> float:
+        first = position_b[0]
+        goals = list(position_b) if isinstance(first, (Sequence, np.ndarray)) else [position_b]
+        return self.navgrid.geodesic_distance(
+            np.asarray(position_a, np.float64), [np.asarray(g, np.float64) for g in goals]
+        )
+
+    def sample_navigable_point(self) -> list[float]:
+        return [float(v) for v in self.navgrid.sample_navigable_point(self.rng)]
+
+    def is_navigable(self, point: Sequence[float]) -> bool:
+        return self.pathfinder.is_navigable(point)
+
+    def distance_to_closest_obstacle(self, point: Sequence[float], max_search_radius: float = 2.0) -> float:
+        """Distance to the nearest non-navigable cell (capped), as habitat-sim's navmesh query."""
+        grid = self.navgrid
+        cells = int(np.ceil(max_search_radius / grid.resolution))
+        row, col = grid.cell_of(np.asarray(point, np.float64))
+        rows, cols = np.mgrid[row - cells : row + cells + 1, col - cells : col + cells + 1]
+        inside = (
+            (rows >= 0) & (rows < grid.navigable.shape[0]) & (cols >= 0) & (cols < grid.navigable.shape[1])
+        )
+        blocked = ~inside
+        blocked[inside] = ~grid.navigable[rows[inside], cols[inside]]
+        if not blocked.any():
+            return max_search_radius
+        distances = np.hypot(rows - row, cols - col)[blocked] * grid.resolution
+        return float(min(distances.min(), max_search_radius))
+
+    @property  # habitat-lab's measures read it as an attribute, as HabitatSim's property
+    def previous_step_collided(self) -> bool:  # type: ignore[override]
+        return self._collided
+
+    @property
+    def up_vector(self) -> np.ndarray:
+        return np.array([0.0, 1.0, 0.0])
+
+    @property
+    def forward_vector(self) -> np.ndarray:
+        return np.array([0.0, 0.0, -1.0])
+
+    def render(self, mode: str = "rgb") -> Any:
+        return self._observe().get(mode)
+
+    def close(self, destroy: bool = True) -> None:
+        for camera in self._cameras:
+            camera.renderer.release()
+        self._cameras = []
+        self._ctx.release()
+
+    # --- tango extensions ------------------------------------------------------------------------------------
+
+    @property
+    def agent_yaw(self) -> float:
+        """Heading in radians (0 looks along -z, positive turns left)."""
+        return self._yaw
+
+    @property
+    def camera_pitch(self) -> float:
+        """Camera tilt in radians from look_up / look_down (positive looks up)."""
+        return self._pitch
+
+    def camera_pose(self, camera_index: int = 0) -> np.ndarray:
+        """4x4 world-from-camera of a camera (OpenGL convention), for the agent's Observation."""
+        camera = self._cameras[camera_index]
+        pose = camera_pose(self._position, self._yaw, self._pitch + np.deg2rad(camera.mount_pitch))
+        pose[:3, 3] += yaw_rotation(self._yaw) @ camera.offset
+        return pose
+
+    def tilt_camera(self, angle_rad: float) -> None:
+        """Look up (positive) or down, clamped to +-90 degrees."""
+        self._pitch = float(np.clip(self._pitch + angle_rad, -_MAX_PITCH, _MAX_PITCH))
+
+    def try_move(self, start: np.ndarray, target: np.ndarray, allow_sliding: bool) -> tuple[np.ndarray, bool]:
+        """Where a straight move ends and whether it was blocked; blocked moves never pass through obstacles.
+
+        With sliding, a blocked move keeps its longest navigable axis-aligned component (along the wall)."""
+        grid = self.navgrid
+        start = np.array([start[0], grid.floor_y, start[2]])
+        target = np.array([target[0], grid.floor_y, target[2]])
+        if grid.segment_navigable(start, target):
+            return target, False
+        if allow_sliding:
+            delta = target - start
+            slides = [np.array([delta[0], 0.0, 0.0]), np.array([0.0, 0.0, delta[2]])]
+            for slide in sorted(slides, key=lambda v: -float(np.linalg.norm(v))):
+                if np.linalg.norm(slide) > 1e-6 and grid.segment_navigable(start, start + slide):
+                    return start + slide, True
+        return start, True
+
+    # --- internals -------------------------------------------------------------------------------------------
+
+    def _apply_action(self, name: str) -> None:
+        if name == "move_forward":
+            target = self._position + forward_vector(self._yaw) * self.forward_step
+            self._position, self._collided = self.try_move(self._position, target, self.allow_sliding)
+        elif name == "turn_left":
+            self._yaw = _wrap(self._yaw + self.turn_angle)
+        elif name == "turn_right":
+            self._yaw = _wrap(self._yaw - self.turn_angle)
+        elif name == "look_up":
+            self.tilt_camera(self.tilt_angle)
+        elif name == "look_down":
+            self.tilt_camera(-self.tilt_angle)
+        elif name != "stop":
+            raise TangoSimError(f"unknown action {name!r}; known: {list(ACTION_NAMES)}")
+
+    def _set_pose(self, position: np.ndarray, yaw: float) -> None:
+        self._position = np.asarray(position, dtype=np.float64).copy()
+        self._yaw = _wrap(yaw)
+
+    def _observe(self) -> Observations:
+        sim_obs: dict[str, Any] = {"collided": self._collided}
+        for index, camera in enumerate(self._cameras):
+            frame = camera.renderer.render(self.camera_pose(index))
+            if frame.rgb is not None:
+                sim_obs[camera.uuids["rgb"]] = frame.rgb
+            if frame.depth is not None:
+                depth = frame.depth
+                if camera.normalize_depth:
+                    renderer = camera.renderer
+                    depth = (depth - renderer.depth_min) / (renderer.depth_max - renderer.depth_min)
+                sim_obs[camera.uuids["depth"]] = depth[:, :, None]
+            if frame.semantic is not None:
+                sim_obs[camera.uuids["semantic"]] = frame.semantic[:, :, None]
+        self._prev_sim_obs = sim_obs
+        return self._sensor_suite.get_observations(sim_obs)
+
+
+def _wrap(angle: float) -> float:
+    return float((angle + np.pi) % (2 * np.pi) - np.pi)
+
+
+def _yaw_of(rotation: Any) -> float:
+    """Heading of a rotation given as quaternion.quaternion, [x, y, z, w] or a yaw angle."""
+    if isinstance(rotation, quaternion.quaternion):
+        return quaternion_to_yaw(np.array([rotation.x, rotation.y, rotation.z, rotation.w]))
+    values = np.asarray(rotation, dtype=np.float64)
+    if values.shape == (4,):
+        return quaternion_to_yaw(values)
+    if values.shape == ():
+        return float(values)
+    raise TangoSimError(f"rotation must be a quaternion [x, y, z, w] or a yaw, got {rotation!r}")
+
+
+class _TangoTiltAction(SimulatorTaskAction):
+    """Tilt the camera by the action config's tilt_angle (degrees); observations come from sim.step(None)."""
+
+    direction = 1.0
+
+    def step(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        self._sim.tilt_camera(self.direction * np.deg2rad(float(self._config.tilt_angle)))  # type: ignore[attr-defined]
+
+
+@registry.register_task_action
+class TangoLookUpAction(_TangoTiltAction):
+    """look_up for TangoSim."""
+
+    direction = 1.0
+
+
+@registry.register_task_action
+class TangoLookDownAction(_TangoTiltAction):
+    """look_down for TangoSim."""
+
+    direction = -1.0
