@@ -2,11 +2,13 @@
 
 The cache root is `cache_dir`, else `$TANGO_CACHE`, else `~/.cache/tango`; the dataset lives in
 `{root}/synthetic-v1`. It is reused when its dataset.json stamp matches the default configuration, and
-regenerated (atomically, replacing the old folder only once the new one is complete) otherwise.
+regenerated (atomically, replacing the old folder only once the new one is complete) otherwise. A lock
+file beside it lets concurrent first uses (e.g. several evaluation workers) generate it once.
 """
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
 from dataclasses import asdict
@@ -39,8 +41,12 @@ def ensure_default_dataset(cache_dir: str | os.PathLike[str] | None = None) -> P
     root = cache_root(cache_dir) / DEFAULT_NAME
     if is_current(root, DEFAULT_CONFIG):
         return root
-    LOG.info("generating the default synthetic dataset into %s (once)", root)
-    generate_dataset(root, DEFAULT_CONFIG, overwrite=True)
+    root.parent.mkdir(parents=True, exist_ok=True)
+    with open(root.parent / f".{DEFAULT_NAME}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one generator at a time; the others then find it current
+        if not is_current(root, DEFAULT_CONFIG):
+            LOG.info("generating the default synthetic dataset into %s (once)", root)
+            generate_dataset(root, DEFAULT_CONFIG, overwrite=True)
     return root
 
 
