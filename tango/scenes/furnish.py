@@ -24,7 +24,7 @@ class FurnishConfig:
     """Clearances for placement checks (metres)."""
 
     agent_radius: float = 0.18
-    clearance: float = 0.04
+    clearance: float = 0.07
     reach: float = 0.7
     door_zone_depth: float = 1.0
     grid_res: float = 0.05
@@ -34,7 +34,10 @@ class FurnishConfig:
 
 @dataclass
 class PlacedObject:
-    """One object instance in world coordinates; `support` is the object it stands on, if any."""
+    """One object instance in world coordinates; `support` is the object it stands on, if any.
+
+    `size` is small/medium/large relative to the category's nominal size; `mount` is floor, wall or top.
+    """
 
     id: int
     category: str
@@ -70,6 +73,8 @@ class PlacedObject:
 
 @dataclass
 class _Candidate:
+    """An object built in its local frame, not yet placed."""
+
     category: str
     color: str
     size: str
@@ -106,7 +111,7 @@ def _yaw_matrix(yaw_deg: float) -> np.ndarray:
     return trimesh.transformations.rotation_matrix(np.deg2rad(yaw_deg), [0, 1, 0])
 
 
-# Surfaces other objects may stand on, in the supporting object's local frame: (height, region builder).
+# Surfaces other objects may stand on: (height above the floor, region in the supporting object's local frame).
 def _surface(category: str, local: trimesh.Trimesh) -> tuple[float, Rect] | None:
     (x0, _, z0), (x1, y1, z1) = local.bounds
     if category == "bed":
@@ -121,7 +126,6 @@ def _surface(category: str, local: trimesh.Trimesh) -> tuple[float, Rect] | None
         "tv stand",
         "counter",
         "cabinet",
-        "dresser",
     ):
         return float(y1), Rect(x0 + 0.04, z0 + 0.04, x1 - 0.04, z1 - 0.04)
     return None

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw, ImageFont
 from tango.sim.navgrid import NavGrid, NavGridConfig
 from tango.sim.pose import camera_pose
 from tango.sim.render import Renderer
-from tango.sim.scene import LoadedScene, SceneAnnotations, load_scene
+from tango.sim.scene import LoadedScene, SceneAnnotations, SceneObject, load_scene
 
 LOG = logging.getLogger(__name__)
 
@@ -126,6 +126,19 @@ def _semantic_image(semantic: np.ndarray, annotations: SceneAnnotations | None) 
     return image
 
 
+def _stands_on(obj: SceneObject, other: SceneObject) -> bool:
+    """True when obj's footprint lies within other's and obj starts at or above other's top (a tv on its stand)."""
+    return (
+        obj.id != other.id
+        and obj.bbox_min[1] >= other.bbox_max[1] - 0.35
+        and obj.bbox_min[1] > 0.05
+        and other.bbox_min[0] - 0.02 <= obj.bbox_min[0]
+        and obj.bbox_max[0] <= other.bbox_max[0] + 0.02
+        and other.bbox_min[2] - 0.02 <= obj.bbox_min[2]
+        and obj.bbox_max[2] <= other.bbox_max[2] + 0.02
+    )
+
+
 def _draw_map(
     loaded: LoadedScene, grid: NavGrid, views: list[tuple[np.ndarray, float]], ppm: float
 ) -> Image.Image:
@@ -154,8 +167,11 @@ def _draw_map(
     for obj in ann.objects if ann else []:
         a, b = px(obj.bbox_min[0], obj.bbox_min[2]), px(obj.bbox_max[0], obj.bbox_max[2])
         draw.rectangle([*a, *b], outline=_id_color(obj.id), width=2)
-    for obj in ann.objects if ann else []:
+    objects = list(ann.objects) if ann else []
+    for obj in objects:
         c = px(float(obj.center[0]), float(obj.center[2]))
+        if any(_stands_on(obj, other) for other in objects):
+            c = (c[0], c[1] + 12)
         draw.text(
             c,
             obj.category,
