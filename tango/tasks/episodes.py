@@ -76,6 +76,18 @@ def goals_key(scene_id: str, category: str) -> str:
     return f"{os.path.basename(scene_id)}_{category}"
 
 
+DEFAULT_SCENE_PATH_PREFIX = "data/scene_datasets/"
+
+
+def resolve_scene_path(scene_id: str, scenes_dir: str | os.PathLike[str]) -> Path:
+    """The scene file of an episode's scene_id, as habitat-lab resolves it: relative to `scenes_dir`, after
+    dropping a leading "data/scene_datasets/" (absolute scene ids are kept)."""
+    if os.path.isabs(scene_id):
+        return Path(scene_id)
+    scene_id = scene_id.removeprefix(DEFAULT_SCENE_PATH_PREFIX)
+    return Path(scenes_dir) / scene_id
+
+
 def read_json(path: str | os.PathLike[str]) -> Any:
     """Read a .json or .json.gz file; a missing or malformed file raises DatasetError naming it."""
     p = Path(path)

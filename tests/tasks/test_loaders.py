@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tango.tasks import goat, objectnav, openeqa, ovon
-from tango.tasks.episodes import DatasetError
+from tango.tasks.episodes import DatasetError, resolve_scene_path
 
 HM3D_SCENE = "hm3d/val/00800-TEEsavR23oF/TEEsavR23oF.basis.glb"
 VIEW = {"agent_state": {"position": [1.0, 0.0, 2.0], "rotation": [0.0, 0.38, 0.0, 0.92]}, "iou": 0.31}
@@ -282,3 +282,9 @@ def test_split_without_content_is_an_error(tmp_path: Path) -> None:
         objectnav.load_episodes(tmp_path / "val")
     with pytest.raises(DatasetError, match="no episodes"):
         goat.load_episodes(tmp_path / "val")
+
+
+def test_scene_paths_resolve_like_habitat(tmp_path: Path) -> None:
+    assert resolve_scene_path(HM3D_SCENE, tmp_path) == tmp_path / HM3D_SCENE
+    assert resolve_scene_path("data/scene_datasets/" + HM3D_SCENE, tmp_path) == tmp_path / HM3D_SCENE
+    assert resolve_scene_path("/abs/apt_000.glb", tmp_path) == Path("/abs/apt_000.glb")
