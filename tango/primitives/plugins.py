@@ -12,7 +12,10 @@ from importlib import metadata
 from tango.primitives.registry import REGISTRY, Registry, RegistryError, Toolbox
 
 ENTRY_POINT_GROUP = "tango.primitives"
-BUILTIN_TOOLBOX_MODULES: dict[str, str] = {"habitat": "tango.primitives.habitat"}
+BUILTIN_TOOLBOX_MODULES: dict[str, str] = {
+    "habitat": "tango.primitives.habitat",
+    "graphnav": "tango.benchmarks.graphnav.toolbox",
+}
 
 logger = logging.getLogger(__name__)
 

@@ -17,7 +17,11 @@ class BudgetExhausted(RuntimeError):
 
 @dataclass
 class Budget:
-    """Limits and counters of one episode. The agent backend charges every environment action here."""
+    """Limits and counters of one episode. The agent backend charges every environment action here.
+
+    Steps, calls and statements accumulate over the episode (several programs may share one budget, e.g. GOAT
+    subtasks); the wall clock restarts whenever a program run starts.
+    """
 
     max_steps: int = 500
     max_primitive_calls: int = 5000

@@ -125,6 +125,7 @@ class _Run:
 
     def execute(self) -> RunResult:
         trace, budget = self.ctx.trace, self.ctx.budget
+        budget.restart_clock()
         trace.emit("program", toolbox=self.toolbox.name, source=self.program.source)
         value: Any = None
         error: str | None = None

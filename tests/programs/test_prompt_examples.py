@@ -80,3 +80,10 @@ def test_prompt_errors_name_the_file(tmp_path):
         parse_examples("Question: hi\nno program", "ex.txt")
     with pytest.raises(PromptError, match="unknown task"):
         prompt_for_task("chess")
+
+
+def test_graphnav_prompt_examples_parse_against_the_graphnav_toolbox():
+    prompt = prompt_for_task("graphnav")
+    assert "recall_route(start: str, goal: str)" in prompt.system
+    for example in prompt.examples:
+        assert parse(example.program, toolbox="graphnav").toolbox == "graphnav"
