@@ -214,6 +214,9 @@ class _Run:
         try:
             while True:
                 self.line = node.lineno
+                if iterations > 0:
+                    self.ctx.budget.charge_statement()
+                    self.ctx.trace.emit("line", line=node.lineno, source=self.program.line(node.lineno))
                 if not self.truth(self.expr(node.test)):
                     return
                 iterations += 1

@@ -154,3 +154,11 @@ def test_size_limits_stop_string_bombs(source):
     result, _, _ = run(source)
     assert result.stop_reason == StopReason.RUNTIME_ERROR
     assert "exceeds the limit" in result.error
+
+
+def test_the_trace_shows_every_pass_through_a_search_loop():
+    result, _, ctx = run("explore_scene()\nbed = detect('bed')\nif is_found(bed):\n    stop()\n")
+    lines = [e["line"] for e in ctx.trace.of("line")]
+    explores = [e for e in ctx.trace.of("call") if e["name"] == "explore_scene"]
+    assert lines[:4] == [1, 2, 3, 1] and lines.count(1) == len(explores) == 14
+    assert all(e["steps"] == 4 for e in explores) and result.steps == 56
