@@ -37,6 +37,7 @@ def load_plugins(registry: Registry = REGISTRY) -> list[str]:
         registry.loaded_plugins.add(key)
         loaded.append(entry_point.name)
         logger.info("loaded primitive plugin %s (%s)", entry_point.name, entry_point.value)
+    registry.plugins_scanned = True
     return loaded
 
 
@@ -48,9 +49,11 @@ def import_builtin_toolboxes() -> None:
 
 @contextlib.contextmanager
 def isolated(registry: Registry = REGISTRY) -> Iterator[Registry]:
-    """Undo every registration and plugin load made inside the block (built-ins are loaded first)."""
+    """Undo every registration and plugin load made inside the block (built-ins are loaded first; entry
+    points are scanned again on the next `get_toolbox` inside the block)."""
     import_builtin_toolboxes()
     state = registry.snapshot()
+    registry.plugins_scanned = False
     try:
         yield registry
     finally:
@@ -58,11 +61,13 @@ def isolated(registry: Registry = REGISTRY) -> Iterator[Registry]:
 
 
 def get_toolbox(name: str, registry: Registry = REGISTRY) -> Toolbox:
-    """The toolbox `name` with its built-in module and all plugins loaded; RegistryError if it has no primitives."""
+    """The toolbox `name` with its built-in module and the plugins loaded (entry points are scanned once per
+    process; call `load_plugins` to pick up packages installed later); RegistryError if it has no primitives."""
     module = BUILTIN_TOOLBOX_MODULES.get(name)
     if module is not None:
         importlib.import_module(module)
-    load_plugins(registry)
+    if not registry.plugins_scanned:
+        load_plugins(registry)
     box = registry.toolboxes.get(name)
     if box is None or not box.primitives:
         known = sorted(n for n, b in registry.toolboxes.items() if b.primitives) or ["none"]

@@ -131,6 +131,7 @@ class Registry:
     def __init__(self) -> None:
         self.toolboxes: dict[str, Toolbox] = {}
         self.loaded_plugins: set[str] = set()
+        self.plugins_scanned = False
 
     def toolbox(self, name: str) -> Toolbox:
         """The toolbox called `name`, created empty on first use."""
@@ -138,12 +139,13 @@ class Registry:
             self.toolboxes[name] = Toolbox(name)
         return self.toolboxes[name]
 
-    def snapshot(self) -> tuple[dict[str, Toolbox], set[str]]:
-        """A copy of the current toolboxes and loaded plugins, for `restore`."""
-        return copy.deepcopy(self.toolboxes), set(self.loaded_plugins)
+    def snapshot(self) -> tuple[dict[str, Toolbox], set[str], bool]:
+        """A copy of the current toolboxes and plugin state, for `restore`."""
+        return copy.deepcopy(self.toolboxes), set(self.loaded_plugins), self.plugins_scanned
 
-    def restore(self, state: tuple[dict[str, Toolbox], set[str]]) -> None:
+    def restore(self, state: tuple[dict[str, Toolbox], set[str], bool]) -> None:
         self.toolboxes, self.loaded_plugins = copy.deepcopy(state[0]), set(state[1])
+        self.plugins_scanned = state[2]
 
 
 REGISTRY = Registry()
