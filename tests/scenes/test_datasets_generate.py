@@ -232,11 +232,14 @@ def test_default_dataset_is_generated_once_and_reused(
     root = default_dataset.ensure_default_dataset()
     assert root == tmp_path / "cache" / "synthetic-v1" and (root / STAMP_FILE).is_file()
 
-    def must_not_run(*args: Any, **kwargs: Any) -> None:
-        raise AssertionError("the cached dataset should have been reused")
+    def generator_called(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("generator called")
 
-    monkeypatch.setattr(default_dataset, "generate_dataset", must_not_run)
+    monkeypatch.setattr(default_dataset, "generate_dataset", generator_called)
     assert default_dataset.ensure_default_dataset() == root
+    monkeypatch.setattr(default_dataset, "generator_version", lambda: "newer-code")
+    with pytest.raises(RuntimeError, match="generator called"):
+        default_dataset.ensure_default_dataset()
 
 
 def test_stale_default_dataset_is_regenerated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

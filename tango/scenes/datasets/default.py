@@ -1,7 +1,8 @@
 """The default synthetic dataset: generated on first use into a cache folder, reused after.
 
 The cache root is `cache_dir`, else `$TANGO_CACHE`, else `~/.cache/tango`; the dataset lives in
-`{root}/synthetic-v1`. It is reused when its dataset.json stamp matches the default configuration, and
+`{root}/synthetic-v1`. It is reused when its dataset.json stamp matches the default configuration and the generator code
+version (a hash of the sources that decide the content), and
 regenerated (atomically, replacing the old folder only once the new one is complete) otherwise. A lock
 file beside it lets concurrent first uses (e.g. several evaluation workers) generate it once.
 """
@@ -14,7 +15,7 @@ import os
 from dataclasses import asdict
 from pathlib import Path
 
-from tango.scenes.datasets.generate import DatasetConfig, generate_dataset, read_stamp
+from tango.scenes.datasets.generate import DatasetConfig, generate_dataset, generator_version, read_stamp
 
 LOG = logging.getLogger(__name__)
 
@@ -31,9 +32,13 @@ def cache_root(cache_dir: str | os.PathLike[str] | None = None) -> Path:
 
 
 def is_current(root: Path, config: DatasetConfig) -> bool:
-    """True when `root` holds a complete dataset generated with `config`."""
+    """True when `root` holds a complete dataset generated with `config` by the current generator code."""
     stamp = read_stamp(root)
-    return stamp is not None and stamp.get("config") == _jsonable(asdict(config))
+    return (
+        stamp is not None
+        and stamp.get("config") == _jsonable(asdict(config))
+        and stamp.get("generator_version") == generator_version()
+    )
 
 
 def ensure_default_dataset(cache_dir: str | os.PathLike[str] | None = None) -> Path:

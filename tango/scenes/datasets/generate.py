@@ -14,6 +14,7 @@ relative to scenes/, so habitat-lab's `dataset.scenes_dir` is `OUT/scenes`):
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import shutil
@@ -93,6 +94,21 @@ def generate_dataset(
     return stamp
 
 
+def generator_version() -> str:
+    """A hash of the code that decides the dataset's content (scenes, datasets, navigability, scene loading),
+    stored in the stamp so that a cached dataset from older code is not mistaken for a current one."""
+    package = Path(__file__).resolve().parents[2]
+    sources = sorted((package / "scenes").rglob("*.py")) + [
+        package / "sim" / "navgrid.py",
+        package / "sim" / "scene.py",
+    ]
+    digest = hashlib.sha256()
+    for source in sources:
+        digest.update(source.relative_to(package).as_posix().encode())
+        digest.update(source.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def read_stamp(root: Path) -> dict[str, Any] | None:
     """The dataset.json of a complete dataset folder, or None when absent or unreadable."""
     try:
@@ -145,6 +161,7 @@ def _write_dataset(root: Path, config: DatasetConfig, scene_writer: SceneWriter)
     counts["openeqa"] = len(questions)
     stamp = {
         "format": FORMAT,
+        "generator_version": generator_version(),
         "seed": config.seed,
         "num_scenes": config.num_scenes,
         "scenes": scene_ids,
