@@ -18,7 +18,8 @@ class AgentContext:
 
     `agent` is the backend the toolbox's primitives call (a `HabitatAgentAPI` for the Habitat toolbox, the
     maze environment for GraphNav); `inputs` are the variables bound before the program starts (e.g.
-    `goal_image`, `goal_description`); `shared` is free space for state primitives pass to each other.
+    `goal_image`, `goal_description`); `shared` is free space for state primitives pass to each other;
+    `line` and `line_source` are the program line running now (for videos and logs), set by the interpreter.
     """
 
     agent: Any
@@ -26,3 +27,5 @@ class AgentContext:
     trace: Trace = field(default_factory=Trace)
     inputs: dict[str, Any] = field(default_factory=dict)
     shared: dict[str, Any] = field(default_factory=dict)
+    line: int = 0
+    line_source: str = ""

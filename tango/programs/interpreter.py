@@ -167,14 +167,19 @@ class _Run:
     def fail(self, reason: str, kind: str = StopReason.RUNTIME_ERROR) -> ProgramRuntimeError:
         return ProgramRuntimeError(self.line, reason, kind)
 
+    def enter_line(self, number: int) -> None:
+        """Count a statement, publish the running line on the context and trace it."""
+        self.ctx.budget.charge_statement()
+        self.ctx.line, self.ctx.line_source = number, self.program.line(number)
+        self.ctx.trace.emit("line", line=number, source=self.ctx.line_source)
+
     def block(self, body: list[ast.stmt]) -> None:
         for stmt in body:
             self.statement(stmt)
 
     def statement(self, node: ast.stmt) -> None:
         self.line = node.lineno
-        self.ctx.budget.charge_statement()
-        self.ctx.trace.emit("line", line=node.lineno, source=self.program.line(node.lineno))
+        self.enter_line(node.lineno)
         if isinstance(node, ast.Assign):
             value = self.expr(node.value)
             for target in node.targets:
@@ -215,8 +220,7 @@ class _Run:
             while True:
                 self.line = node.lineno
                 if iterations > 0:
-                    self.ctx.budget.charge_statement()
-                    self.ctx.trace.emit("line", line=node.lineno, source=self.program.line(node.lineno))
+                    self.enter_line(node.lineno)
                 if not self.truth(self.expr(node.test)):
                     return
                 iterations += 1

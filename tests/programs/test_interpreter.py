@@ -162,3 +162,19 @@ def test_the_trace_shows_every_pass_through_a_search_loop():
     explores = [e for e in ctx.trace.of("call") if e["name"] == "explore_scene"]
     assert lines[:4] == [1, 2, 3, 1] and lines.count(1) == len(explores) == 14
     assert all(e["steps"] == 4 for e in explores) and result.steps == 56
+
+
+def test_the_running_line_is_published_on_the_context_for_primitives():
+    seen = []
+    budget = Budget()
+    world = apartment(budget)
+    ctx = AgentContext(agent=world, budget=budget, trace=Trace())
+    original = world.classify_room
+
+    def spy():
+        seen.append((ctx.line, ctx.line_source))
+        return original()
+
+    world.classify_room = spy
+    Interpreter().run(parse("x = 1\nroom = classify_room()\n"), ctx)
+    assert seen == [(2, "room = classify_room()")]
