@@ -9,6 +9,8 @@ from typing import Any
 MAX_SEQUENCE = 10_000
 MAX_RANGE = 1_000_000
 MAX_INT_BITS = 64
+MAX_NESTED_ELEMENTS = 100_000
+MAX_NESTING_DEPTH = 16
 
 
 class ValueLimitError(ValueError):
@@ -26,6 +28,45 @@ def check_size(value: Any) -> Any:
             f"{type(value).__name__} of {len(value)} items exceeds the limit of {MAX_SEQUENCE}"
         )
     return value
+
+
+class ValueGuard:
+    """Bounds nested lists of one run: total elements and depth, so comparing or printing them stays cheap.
+
+    Program lists are never mutated (the language has no methods or item assignment), so each list's
+    measure is computed once, from its already-measured children, and kept by identity.
+    """
+
+    def __init__(self, max_elements: int = MAX_NESTED_ELEMENTS, max_depth: int = MAX_NESTING_DEPTH) -> None:
+        self.max_elements = max_elements
+        self.max_depth = max_depth
+        self._measured: dict[int, tuple[Any, int, int]] = {}
+
+    def check(self, value: Any) -> Any:
+        """Return `value` if within all limits, else raise ValueLimitError."""
+        check_size(value)
+        if isinstance(value, (list, tuple)):
+            self._measure(value)
+        return value
+
+    def _measure(self, value: list[Any] | tuple[Any, ...]) -> tuple[int, int]:
+        known = self._measured.get(id(value))
+        if known is not None and known[0] is value:
+            return known[1], known[2]
+        elements, depth = len(value), 1
+        for item in value:
+            if isinstance(item, (list, tuple)):
+                inner_elements, inner_depth = self._measure(item)
+                elements += inner_elements
+                depth = max(depth, inner_depth + 1)
+        if depth > self.max_depth:
+            raise ValueLimitError(f"lists nested more than {self.max_depth} deep")
+        if elements > self.max_elements:
+            raise ValueLimitError(
+                f"nested lists of {elements} elements exceed the limit of {self.max_elements}"
+            )
+        self._measured[id(value)] = (value, elements, depth)
+        return elements, depth
 
 
 def _bounded(values: Any) -> Any:

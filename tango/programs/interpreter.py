@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from tango.primitives import PrimitiveSpec, Toolbox, get_toolbox
 from tango.programs.budget import BudgetExhausted
-from tango.programs.builtins import BUILTINS, MAX_SEQUENCE, ValueLimitError, check_size
+from tango.programs.builtins import BUILTINS, MAX_SEQUENCE, ValueGuard, ValueLimitError
 from tango.programs.errors import ProgramRuntimeError
 from tango.programs.parser import Program
 from tango.programs.trace import summarize
@@ -122,6 +122,7 @@ class _Run:
         self.line = 0
         self.called: list[str] = []
         self.search_depth = 0
+        self.guard = ValueGuard()
 
     def execute(self) -> RunResult:
         trace, budget = self.ctx.trace, self.ctx.budget
@@ -290,10 +291,9 @@ class _Run:
                     return False
                 left = right
             return True
-        if isinstance(node, ast.List):
-            return check_size([self.expr(e) for e in node.elts])
-        if isinstance(node, ast.Tuple):
-            return [self.expr(e) for e in node.elts]
+        if isinstance(node, (ast.List, ast.Tuple)):
+            items = [self.expr(e) for e in node.elts]
+            return self.guarded(lambda: self.guard.check(items))
         if isinstance(node, ast.Subscript):
             return self.subscript(node)
         if isinstance(node, ast.IfExp):
@@ -324,7 +324,7 @@ class _Run:
 
         def compute() -> Any:
             _check_growth(op, left, right)
-            return check_size(func(left, right))
+            return self.guard.check(func(left, right))
 
         return self.guarded(compute)
 
@@ -349,7 +349,7 @@ class _Run:
         if builtin is None:
             raise self.fail(f"unknown primitive {name!r}")
         try:
-            return check_size(builtin.func(*args))
+            return self.guard.check(builtin.func(*args))
         except ValueLimitError as error:
             raise self.fail(f"{name}(): {error}") from None
         except (TypeError, ValueError, OverflowError) as error:
@@ -363,44 +363,31 @@ class _Run:
         self.called.append(spec.name)
         shown = [summarize(a, 60) for a in args] + [f"{k}={summarize(v, 60)}" for k, v in kwargs.items()]
         call_text = f"{spec.name}({', '.join(shown)})"
+
+        def trace_call(result: str) -> None:
+            self.ctx.trace.emit(
+                "call",
+                line=self.line,
+                name=spec.name,
+                call=call_text,
+                result=result,
+                steps=budget.steps - steps_before,
+                total_steps=budget.steps,
+            )
+
         try:
             result = spec.func(self.ctx, *args, **kwargs)
         except BudgetExhausted:
-            self.ctx.trace.emit(
-                "call",
-                line=self.line,
-                name=spec.name,
-                call=call_text,
-                result="<budget exhausted>",
-                steps=budget.steps - steps_before,
-                total_steps=budget.steps,
-            )
+            trace_call("<budget exhausted>")
             raise
         except Exception as error:  # noqa: BLE001 - a primitive may fail in any way; the run records why
-            self.ctx.trace.emit(
-                "call",
-                line=self.line,
-                name=spec.name,
-                call=call_text,
-                result="<error>",
-                steps=budget.steps - steps_before,
-                total_steps=budget.steps,
-            )
-            raise self.fail(
-                f"{call_text} failed: {type(error).__name__}: {error}", StopReason.PRIMITIVE_ERROR
-            ) from None
-        self.ctx.trace.emit(
-            "call",
-            line=self.line,
-            name=spec.name,
-            call=call_text,
-            result=summarize(result),
-            steps=budget.steps - steps_before,
-            total_steps=budget.steps,
-        )
+            trace_call("<error>")
+            reason = f"{call_text} failed: {type(error).__name__}: {error}"
+            raise self.fail(reason, StopReason.PRIMITIVE_ERROR) from None
+        trace_call(summarize(result))
         if spec.ends_search and self.search_depth > 0:
             raise _SearchDone()
-        return result
+        return self.guarded(lambda: self.guard.check(result))
 
 
 def _name_of(node: ast.expr) -> str:

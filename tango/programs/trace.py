@@ -12,16 +12,18 @@ import numpy as np
 SUMMARY_CHARS = 160
 
 
-def summarize(value: Any, limit: int = SUMMARY_CHARS) -> str:
-    """A short human-readable rendering of a program value for the trace."""
+def summarize(value: Any, limit: int = SUMMARY_CHARS, depth: int = 0) -> str:
+    """A short human-readable rendering of a program value for the trace (bounded in length and depth)."""
     if isinstance(value, np.ndarray):
         text = f"<array {value.dtype} {tuple(value.shape)}>"
     elif isinstance(value, (list, tuple)):
-        items = ", ".join(summarize(item, 60) for item in value[:3])
+        if depth >= 2:
+            return f"[{len(value)} items]"
+        items = ", ".join(summarize(item, 60, depth + 1) for item in value[:3])
         more = f", ... ({len(value)} items)" if len(value) > 3 else ""
         text = f"[{items}{more}]"
     elif isinstance(value, str):
-        text = repr(value)
+        text = repr(value[:limit])
     else:
         text = str(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -99,6 +99,14 @@ STOPPED = [
     ("endless_search", "explore_scene()\nx = detect('unicorn')\n", StopReason.STEP_BUDGET, "step budget"),
     ("endless_look_around", "while True:\n    look_around()\n", StopReason.STEP_BUDGET, "step budget"),
     ("call_flood", "while True:\n    count([])\n", StopReason.LOOP_CAP, "iteration cap"),
+    ("shared_list_doubling", "x = [1]\nwhile True:\n    x = [x, x]\n", StopReason.RUNTIME_ERROR, "nested"),
+    ("deep_list_chain", "x = [1]\nwhile True:\n    x = [x]\n", StopReason.RUNTIME_ERROR, "nested more than"),
+    (
+        "compare_list_dags",
+        "a = [1]\nb = [1]\nfor i in range(40):\n    a = [a, a, a]\n    b = [b, b, b]\nreturn a == b\n",
+        StopReason.RUNTIME_ERROR,
+        "exceed the limit",
+    ),
 ]
 
 AUDITED = {"open", "os.system", "subprocess.Popen", "exec", "socket.connect", "os.remove", "shutil.rmtree"}
