@@ -92,7 +92,7 @@ def extract_program_text(text: str) -> tuple[str, int]:
         if _PROGRAM_LINE.match(line):
             program_line = index
     if program_line is not None:
-        rest = lines[program_line].split(":", 1)[1]
+        rest = lines[program_line].split(":", 1)[1].strip()
         if rest.strip():
             lines[program_line] = rest
             offset += program_line

@@ -134,3 +134,8 @@ def test_each_bare_explore_starts_a_new_search_phase_and_a_final_return_runs_aft
         program.source
         == "while explore_scene():\n    a = detect('a')\nwhile explore_scene():\n    b = detect('b')\nreturn b\n"
     )
+
+
+def test_a_program_starting_on_the_program_line_keeps_its_indentation_valid():
+    program = parse("Program: x = detect('a')\nif is_found(x):\n    stop()\n")
+    assert program.source == "x = detect('a')\nif is_found(x):\n    stop()\n"
