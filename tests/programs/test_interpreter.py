@@ -178,3 +178,30 @@ def test_the_running_line_is_published_on_the_context_for_primitives():
     world.classify_room = spy
     Interpreter().run(parse("x = 1\nroom = classify_room()\n"), ctx)
     assert seen == [(2, "room = classify_room()")]
+
+
+def test_paper_style_nested_search_returns_from_the_inner_loop():
+    source = """
+# search for the couch, then for the bed next to it
+explore_scene()
+couch = detect("couch")
+if is_found(couch):
+    explore_scene()
+    bed = detect("bed")
+    if is_found(bed):
+        navigate_to(bed)
+        n = count(detect("couch"))
+        return n
+"""
+    program = parse(source)
+    assert program.source.count("while explore_scene():") == 2
+    result, world, _ = run(source)
+    assert result.stop_reason == StopReason.RETURNED and result.value == 2
+    assert world.position == (16.0, 0.0, 0.0)
+
+
+def test_the_fake_world_implements_the_agent_protocol():
+    from tango.agent.api import HabitatAgentAPI
+
+    assert isinstance(apartment(), HabitatAgentAPI)
+    assert not isinstance(object(), HabitatAgentAPI)
