@@ -109,3 +109,13 @@ def test_fallback_results_are_not_cached(tmp_path):
         generator_for(server, tmp_path, max_attempts=1).generate("objectnav", "Find a bed.")
         generator_for(server, tmp_path, max_attempts=1).generate("objectnav", "Find a bed.")
         assert len(server.requests) == 2
+
+
+def test_endpoint_and_key_come_from_the_environment_when_the_config_leaves_them_empty(tmp_path, monkeypatch):
+    with ChatServer() as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "env-key")
+        server.queue(Reply(VALID))
+        record = generator_for(server, tmp_path, base_url="", api_key="").generate("ovon", "Find a bed.")
+        assert len(server.requests) == 1
+    assert record.program == CANONICAL
