@@ -3,8 +3,8 @@
 Each worker builds its runner once (environment and models) and then takes episodes one by one; results come
 back to the parent, which alone writes the results file. Per-episode seeds make the results independent of
 which worker ran an episode. A worker that dies (e.g. a segfault in a native library) breaks the pool: the
-episodes it had not finished are rerun in a fresh pool, and an episode that was in flight in two crashes is
-recorded as an error `WorkerCrashed` so the run still ends.
+unfinished episodes are rerun in a fresh pool, and the episode the dead worker was running (its in-flight
+mark; workers the pool stops clear theirs) is recorded as `WorkerCrashed` once it has killed a worker twice.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import signal
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
@@ -34,7 +35,15 @@ def _init_worker(job: EpisodeJob) -> None:
     """Pool initializer: build this process's runner once (a process global is what a pool worker has)."""
     global _worker
     os.environ.setdefault("OMP_NUM_THREADS", "1")
+    signal.signal(signal.SIGTERM, _on_terminate)
     _worker = EpisodeWorker(job)
+
+
+def _on_terminate(signum: int, frame: object) -> None:
+    """A worker stopped by the pool (because another one died) clears its in-flight mark: it did not crash."""
+    if _worker is not None:
+        _inflight_file(_worker.job).unlink(missing_ok=True)
+    os._exit(128 + signum)
 
 
 def _inflight_file(job: EpisodeJob) -> Path:
@@ -117,37 +126,53 @@ def _run_in_pool(
     pending = specs
     _crashed_episode_ids(Path(job.run_dir))
     while pending:
-        done: set[str] = set()
-        context = multiprocessing.get_context("spawn")
-        pool = ProcessPoolExecutor(
-            max_workers=min(num_workers, len(pending)),
-            mp_context=context,
-            initializer=_init_worker,
-            initargs=(job,),
-        )
-        try:
-            futures: dict[Future[dict[str, Any]], EpisodeSpec] = {
-                pool.submit(_run_in_worker, spec): spec for spec in pending
-            }
-            for future in as_completed(futures):
-                record = future.result()
-                done.add(futures[future].episode_id)
-                on_record(record)
-            pending = []
-        except BrokenProcessPool:
-            crashed = _crashed_episode_ids(Path(job.run_dir))
-            log.error("a worker process died while running %s; restarting the pool", sorted(crashed) or "?")
-            crashes.update(crashed)
-            remaining = []
-            for spec in pending:
-                if spec.episode_id in done:
-                    continue
-                if crashes[spec.episode_id] >= MAX_CRASHES_PER_EPISODE:
-                    on_record(crash_record(spec, job, plugin))
-                else:
-                    remaining.append(spec)
-            if not crashed:
-                raise
-            pending = remaining
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+        futures = _run_pool_once(pending, job, num_workers, on_record)
+        if futures is None:
+            return
+        # The pool broke; it is shut down, so only the dead worker's in-flight mark is left.
+        done = set()
+        for future, spec in futures.items():
+            if future.done() and not future.cancelled() and future.exception() is None:
+                on_record(future.result())
+                done.add(spec.episode_id)
+        crashed = _crashed_episode_ids(Path(job.run_dir))
+        if not crashed:
+            raise BrokenProcessPool("a worker process died outside any episode (see the log above)")
+        log.error("a worker process died while running %s; restarting the pool", sorted(crashed))
+        crashes.update(crashed)
+        remaining = []
+        for spec in futures.values():
+            if spec.episode_id in done:
+                continue
+            if crashes[spec.episode_id] >= MAX_CRASHES_PER_EPISODE:
+                on_record(crash_record(spec, job, plugin))
+            else:
+                remaining.append(spec)
+        pending = remaining
+
+
+def _run_pool_once(
+    pending: list[EpisodeSpec], job: EpisodeJob, num_workers: int, on_record: Callable[[dict[str, Any]], None]
+) -> dict[Future[dict[str, Any]], EpisodeSpec] | None:
+    """Run the episodes in one pool; None when all finished, else the futures left when a worker died.
+
+    Records already handed to `on_record` are removed from the returned futures.
+    """
+    pool = ProcessPoolExecutor(
+        max_workers=min(num_workers, len(pending)),
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_init_worker,
+        initargs=(job,),
+    )
+    futures: dict[Future[dict[str, Any]], EpisodeSpec] = {}
+    try:
+        futures = {pool.submit(_run_in_worker, spec): spec for spec in pending}
+        for future in as_completed(futures):
+            record = future.result()
+            del futures[future]
+            on_record(record)
+        return None
+    except BrokenProcessPool:
+        return futures
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

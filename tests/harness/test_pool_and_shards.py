@@ -40,6 +40,7 @@ def test_a_worker_that_dies_is_replaced_and_its_episode_recorded(tmp_path: Path)
     assert sorted(records) == [f"fake-{i:03d}" for i in range(5)]
     assert records["fake-002"]["error_type"] == "WorkerCrashed"
     assert records["fake-002"]["metrics"]["success"] == 0.0
+    assert [records[f"fake-00{i}"]["status"] for i in (0, 1, 3, 4)] == ["ok"] * 4, records
 
 
 def test_shards_partition_the_selection() -> None:
