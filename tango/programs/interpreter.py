@@ -123,6 +123,7 @@ class _Run:
         self.called: list[str] = []
         self.search_depth = 0
         self.guard = ValueGuard()
+        self.lines = [line.strip() for line in program.source.splitlines()]
 
     def execute(self) -> RunResult:
         trace, budget = self.ctx.trace, self.ctx.budget
@@ -135,8 +136,6 @@ class _Run:
             self.block(self.program.tree.body)
         except _Return as done:
             value, reason = done.value, StopReason.RETURNED
-        except _SearchDone:
-            reason = StopReason.COMPLETED
         except BudgetExhausted as exhausted:
             reason, error = exhausted.kind, f"line {self.line}: {exhausted}"
         except ProgramRuntimeError as failure:
@@ -171,7 +170,7 @@ class _Run:
     def enter_line(self, number: int) -> None:
         """Count a statement, publish the running line on the context and trace it."""
         self.ctx.budget.charge_statement()
-        self.ctx.line, self.ctx.line_source = number, self.program.line(number)
+        self.ctx.line, self.ctx.line_source = number, self.lines[number - 1]
         self.ctx.trace.emit("line", line=number, source=self.ctx.line_source)
 
     def block(self, body: list[ast.stmt]) -> None:
