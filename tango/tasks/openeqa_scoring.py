@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
-from tango.llm import ChatClient, LLMError
+from tango.llm import ChatClient, LLMConfig, LLMError
 
 MARK_PATTERN = re.compile(r"your mark:\s*\**\s*(\d+)", re.IGNORECASE)
 BARE_MARK_PATTERN = re.compile(r"^\s*\**\s*(\d+)\s*\**\s*\.?\s*$")
@@ -49,6 +49,15 @@ class JudgeConfig:
     model: str = "gpt-4o-mini"
     base_url: str = ""
     max_attempts: int = 3
+    max_tokens: int = 64
+
+    @classmethod
+    def from_dict(cls, values: dict[str, Any]) -> JudgeConfig:
+        """From the `task.judge` node; unknown keys are an error naming them."""
+        unknown = sorted(set(values) - {f.name for f in fields(cls)})
+        if unknown:
+            raise ValueError(f"configs/task/openeqa.yaml judge: unknown key(s) {unknown}")
+        return cls(**values)
 
 
 @dataclass
@@ -121,6 +130,16 @@ class LLMMatchJudge:
         return JudgeResult(
             None, None, self.max_attempts, f"judge error after {self.max_attempts} attempts: {error}", replies
         )
+
+
+def build_judge(config: JudgeConfig) -> LLMMatchJudge | None:
+    """The configured LLM-Match judge (temperature 0; key from OPENAI_API_KEY), or None when disabled."""
+    if not config.enabled:
+        return None
+    llm = LLMConfig(
+        model=config.model, base_url=config.base_url, temperature=0.0, max_tokens=config.max_tokens
+    )
+    return LLMMatchJudge(ChatClient(llm), config.max_attempts)
 
 
 def normalise_answer(text: str) -> str:

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import pytest
+from omegaconf import OmegaConf
 
 from tango.llm import ChatClient, LLMConfig
 from tango.tasks.openeqa_scoring import (
+    JudgeConfig,
     JudgeError,
     LLMMatchJudge,
+    build_judge,
     llm_match_score,
     normalised_match_score,
     parse_mark,
     score_answer,
 )
+from tests.harness.conftest import CONFIG_DIR
 from tests.support.chat_server import ChatServer, Reply
 
 
@@ -96,3 +100,17 @@ def test_normalised_match_is_exact_after_normalising_else_token_f1() -> None:
     assert normalised_match_score("blue", ["red", "Blue!"]) == 100.0
     assert normalised_match_score("a red chair", ["red sofa"]) == pytest.approx(50.0)
     assert normalised_match_score("", ["red"]) == 0.0
+
+
+def test_judge_is_built_from_the_openeqa_task_config(monkeypatch: pytest.MonkeyPatch) -> None:
+    node = OmegaConf.to_container(OmegaConf.load(CONFIG_DIR / "task" / "openeqa.yaml").judge)
+    assert isinstance(node, dict)
+    assert build_judge(JudgeConfig.from_dict(node)) is None  # off by default: offline score only
+    monkeypatch.setenv("OPENAI_API_KEY", "test")
+    with ChatServer(default_text="Your mark: 4") as server:
+        judge = build_judge(JudgeConfig.from_dict({**node, "enabled": True, "base_url": server.base_url}))
+        assert judge is not None
+        assert judge.judge("q", "a", "b").score == 75.0
+        assert server.requests[0]["temperature"] == 0.0
+    with pytest.raises(ValueError, match="unknown key"):
+        JudgeConfig.from_dict({"enabld": True})
