@@ -214,19 +214,26 @@ class RoomFurnisher:
     # ---- candidates ---------------------------------------------------------------------------------------
 
     def make(
-        self, category: str, scale: tuple[float, float] = (0.85, 1.15), base: Size | None = None
+        self,
+        category: str,
+        scale: tuple[float, float] = (0.85, 1.15),
+        base: Size | None = None,
+        stretch: tuple[float, float] = (1.0, 1.0),
     ) -> _Candidate:
-        """A new instance of `category` (nominal size `base`) with random colour, size and material."""
+        """A new instance of `category` with random colour, material and size: nominal size `base` (the
+        category's by default) scaled uniformly by `scale` and in width only by `stretch`."""
         spec = CATEGORIES[category]
         nominal = base or spec.size
         s = float(self.rng.uniform(*scale))
         jitter = self.rng.uniform(0.95, 1.05, size=3)
+        jitter[0] *= float(self.rng.uniform(*stretch))
         if abs(nominal.w - nominal.d) < 1e-6:
             jitter[1] = jitter[0]
         size = Size(nominal.w * s * jitter[0], nominal.d * s * jitter[1], nominal.h * s * jitter[2])
         colour = str(self.rng.choice(spec.colors))
         material = str(self.rng.choice(spec.materials)) if spec.materials else None
-        label = "small" if s < 0.94 else "large" if s > 1.06 else "medium"
+        ratio = (size.w * size.d * size.h / (nominal.w * nominal.d * nominal.h)) ** (1.0 / 3.0)
+        label = "small" if ratio < 0.94 else "large" if ratio > 1.06 else "medium"
         return _Candidate(category, colour, label, material, build_object(category, size, colour, self.rng))
 
     def _commit(

@@ -25,7 +25,7 @@ def _decorate(f: RoomFurnisher, pictures: int, clock: float, plant: float) -> No
     for _ in range(pictures):
         f.on_wall(f.make("picture"), (1.25, 1.6))
     if _maybe(f, clock):
-        f.on_wall(f.make("clock"), (1.75, 1.95))
+        f.on_wall(f.make("clock"), (1.35, 1.55))
     if _maybe(f, plant):
         f.against_wall(f.make("plant"))
 
@@ -61,7 +61,7 @@ def living_room(f: RoomFurnisher) -> None:
 
 
 def kitchen(f: RoomFurnisher) -> None:
-    counter = f.against_wall(f.make("counter", (0.9, 1.3)))
+    counter = f.against_wall(f.make("counter", (0.95, 1.05), stretch=(0.9, 1.4)))
     f.on_top(counter, f.make("sink", base=KITCHEN_SINK), [(0.28, 0.5), (0.72, 0.5), (0.5, 0.5)])
     f.on_top(counter, f.make("microwave"))
     for category in ("oven", "refrigerator"):
