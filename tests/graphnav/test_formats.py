@@ -23,14 +23,29 @@ EXAMPLE_TEXT = """// Maze_5x5_D0_T4_J2+0
 0 1 1 1 1
 """
 EXAMPLE_LINE = {
-    "maze_name": "Maze_5x5_D0_T4_J2+0", "episode_id": "0", "explore_path_len_target": 4,
-    "explore_path": [[1, 4], [4, 4], [4, 2], [1, 2], [1, 0]], "explore_arrivals": [None, 1, 2, 3, 2],
-    "start_idx": 0, "goal_idx": 3, "start": [1, 4], "goal": [1, 2],
-    "explore_subpath": [[1, 4], [4, 4], [4, 2], [1, 2]], "ideal_path": [[1, 4], [1, 2]],
-    "explore_len_steps": 3, "ideal_len_steps": 1, "junctions_on_ideal": 0,
-    "constraints": {"state_space": "key_nodes", "observed_graph": "explored_plus_visible", "min_gap": 1,
-                    "min_savings": 0.25, "min_junctions_on_ideal": 0,
-                    "ideal_is_global_shortest_on_key_graph": True, "junction_include_endpoints": False},
+    "maze_name": "Maze_5x5_D0_T4_J2+0",
+    "episode_id": "0",
+    "explore_path_len_target": 4,
+    "explore_path": [[1, 4], [4, 4], [4, 2], [1, 2], [1, 0]],
+    "explore_arrivals": [None, 1, 2, 3, 2],
+    "start_idx": 0,
+    "goal_idx": 3,
+    "start": [1, 4],
+    "goal": [1, 2],
+    "explore_subpath": [[1, 4], [4, 4], [4, 2], [1, 2]],
+    "ideal_path": [[1, 4], [1, 2]],
+    "explore_len_steps": 3,
+    "ideal_len_steps": 1,
+    "junctions_on_ideal": 0,
+    "constraints": {
+        "state_space": "key_nodes",
+        "observed_graph": "explored_plus_visible",
+        "min_gap": 1,
+        "min_savings": 0.25,
+        "min_junctions_on_ideal": 0,
+        "ideal_is_global_shortest_on_key_graph": True,
+        "junction_include_endpoints": False,
+    },
 }
 
 
@@ -39,7 +54,9 @@ def example_root(tmp_path: Path) -> Path:
     (tmp_path / "mazes").mkdir()
     (tmp_path / "mazes" / "Maze_5x5_D0_T4_J2+0.txt").write_text(EXAMPLE_TEXT)
     (tmp_path / "paths" / "shortcut").mkdir(parents=True)
-    (tmp_path / "paths" / "shortcut" / "Maze_5x5_D0_T4_J2+0.jsonl").write_text(json.dumps(EXAMPLE_LINE) + "\n")
+    (tmp_path / "paths" / "shortcut" / "Maze_5x5_D0_T4_J2+0.jsonl").write_text(
+        json.dumps(EXAMPLE_LINE) + "\n"
+    )
     return tmp_path
 
 
@@ -54,9 +71,18 @@ def test_maze_reads_grid_x_y_with_y_up(example_root: Path) -> None:
 def test_key_graph_of_the_worked_example(example_root: Path) -> None:
     graph = build_key_graph(load_maze(example_root / "mazes" / "Maze_5x5_D0_T4_J2+0.txt"))
     assert set(graph.nodes) == {(1, 4), (4, 4), (1, 2), (4, 2), (1, 0), (4, 0)}
-    assert graph.edges() == {frozenset(e) for e in [((1, 4), (4, 4)), ((1, 4), (1, 2)), ((4, 4), (4, 2)),
-                                                    ((1, 2), (4, 2)), ((1, 2), (1, 0)), ((4, 2), (4, 0)),
-                                                    ((1, 0), (4, 0))]}
+    assert graph.edges() == {
+        frozenset(e)
+        for e in [
+            ((1, 4), (4, 4)),
+            ((1, 4), (1, 2)),
+            ((4, 4), (4, 2)),
+            ((1, 2), (4, 2)),
+            ((1, 2), (1, 0)),
+            ((4, 2), (4, 0)),
+            ((1, 0), (4, 0)),
+        ]
+    }
     assert graph.neighbors[(1, 2)] == {0: (1, 4), 1: (4, 2), 2: (1, 0)}
     # The name's D0 T4 J2+0 is what our reading (dead ends, turns, 3-way, 4-way) counts.
     assert count_node_types(graph) == (0, 4, 2, 0)
@@ -67,7 +93,9 @@ def test_worked_example_fields_are_reproduced(example_root: Path) -> None:
     maze = load_maze(example_root / "mazes" / "Maze_5x5_D0_T4_J2+0.txt")
     graph = build_key_graph(maze)
     (loaded,) = load_episodes(example_root / "paths" / "shortcut" / "Maze_5x5_D0_T4_J2+0.jsonl")
-    derived = build_episode("shortcut", maze.name, "0", graph, loaded.explore_path, 0, 3, loaded.constraints, 4)
+    derived = build_episode(
+        "shortcut", maze.name, "0", graph, loaded.explore_path, 0, 3, loaded.constraints, 4
+    )
     assert derived.explore_arrivals == [None, 1, 2, 3, 2]
     assert derived.explore_subpath == [(1, 4), (4, 4), (4, 2), (1, 2)]
     assert derived.ideal_path == [(1, 4), (1, 2)]

@@ -9,7 +9,13 @@ import numpy as np
 import pytest
 
 from tango.benchmarks.graphnav.episodes import TASKS, Episode, load_episodes, path_files
-from tango.benchmarks.graphnav.generate import DatasetSpec, EpisodeGenConfig, MazeGenConfig, generate_dataset, generate_maze
+from tango.benchmarks.graphnav.generate import (
+    DatasetSpec,
+    EpisodeGenConfig,
+    MazeGenConfig,
+    generate_dataset,
+    generate_maze,
+)
 from tango.benchmarks.graphnav.keygraph import build_key_graph, count_node_types
 from tango.benchmarks.graphnav.maze import MazeName, load_maze
 from tango.benchmarks.graphnav.validate import validate_dataset, validate_episode
@@ -36,7 +42,9 @@ def test_maze_names_count_key_node_types(dataset: Path) -> None:
     for path in (dataset / "mazes").glob("*.txt"):
         maze = load_maze(path)
         name = MazeName.parse(maze.name)
-        assert (name.dead_ends, name.turns, name.junctions, name.crossings) == count_node_types(build_key_graph(maze))
+        assert (name.dead_ends, name.turns, name.junctions, name.crossings) == count_node_types(
+            build_key_graph(maze)
+        )
 
 
 def _first(dataset: Path, task: str) -> tuple[Episode, object, object]:
@@ -48,14 +56,25 @@ def _first(dataset: Path, task: str) -> tuple[Episode, object, object]:
 @pytest.mark.parametrize(
     ("task", "breakage", "message"),
     [
-        ("repeated", lambda e: e.explore_arrivals.__setitem__(1, (e.explore_arrivals[1] + 1) % 4), "explore_arrivals"),
+        (
+            "repeated",
+            lambda e: e.explore_arrivals.__setitem__(1, (e.explore_arrivals[1] + 1) % 4),
+            "explore_arrivals",
+        ),
         ("repeated", lambda e: setattr(e, "explore_len_steps", e.explore_len_steps + 1), "explore_len_steps"),
         ("reversed", lambda e: setattr(e, "ideal_path", e.ideal_path[::-1]), "ideal_path"),
-        ("shortcut", lambda e: e.__dict__.update(ideal_path=e.explore_subpath, ideal_len_steps=e.explore_len_steps),
-         "shortest"),
+        (
+            "shortcut",
+            lambda e: e.__dict__.update(ideal_path=e.explore_subpath, ideal_len_steps=e.explore_len_steps),
+            "shortest",
+        ),
         ("shortcut", lambda e: setattr(e.constraints, "min_gap", 99), "min_gap"),
         ("shortcut", lambda e: setattr(e.constraints, "min_savings", 0.99), "min_savings"),
-        ("repeated", lambda e: setattr(e, "junctions_on_ideal", e.junctions_on_ideal + 1), "junctions_on_ideal"),
+        (
+            "repeated",
+            lambda e: setattr(e, "junctions_on_ideal", e.junctions_on_ideal + 1),
+            "junctions_on_ideal",
+        ),
         ("repeated", lambda e: setattr(e, "goal", (e.goal[0] + 1, e.goal[1])), "start/goal"),
         ("repeated", lambda e: e.explore_path.__setitem__(1, (-1, -1)), "not a walk"),
     ],
@@ -74,7 +93,9 @@ def test_corridor_bias_and_loop_bounds_shape_mazes() -> None:
 
     def mean_dead_ends(bias: float) -> float:
         config = MazeGenConfig(corridor_bias=bias, min_loops=0, max_loops=0, min_junctions=0)
-        return float(np.mean([count_node_types(build_key_graph(generate_maze(13, config, rng)))[0] for _ in range(15)]))
+        return float(
+            np.mean([count_node_types(build_key_graph(generate_maze(13, config, rng)))[0] for _ in range(15)])
+        )
 
     assert mean_dead_ends(0.0) > mean_dead_ends(1.0) + 3  # Prim-style branching vs long corridors
     for loops in (0, 2):

@@ -55,9 +55,15 @@ class ProgramAgent:
         ctx = AgentContext(agent=backend, budget=budget, trace=trace)
         result = Interpreter("graphnav").run(program, ctx)
         trace.close()
-        failure = None if env.state.success else (env.state.failure_reason or result.error or "goal_not_reached")
-        return AgentOutcome(program=program.source, program_source=self.program_source, failure_reason=failure,
-                            extra={"stop_reason": result.stop_reason})
+        failure = (
+            None if env.state.success else (env.state.failure_reason or result.error or "goal_not_reached")
+        )
+        return AgentOutcome(
+            program=program.source,
+            program_source=self.program_source,
+            failure_reason=failure,
+            extra={"stop_reason": result.stop_reason},
+        )
 
 
 class RandomAgent:
@@ -93,8 +99,13 @@ class VLMAgent:
         self.client = client
         self.max_history = max_history
 
-    def _messages(self, env: GraphNavEnv, examples: list[tuple[str, NodeView]],
-                  history: list[tuple[NodeView, str]], feedback: str | None) -> list[dict[str, Any]]:
+    def _messages(
+        self,
+        env: GraphNavEnv,
+        examples: list[tuple[str, NodeView]],
+        history: list[tuple[NodeView, str]],
+        feedback: str | None,
+    ) -> list[dict[str, Any]]:
         from tango.llm import image_content, text_content
 
         tokens = " / ".join(env.condition.tokens)
@@ -112,8 +123,12 @@ class VLMAgent:
             parts.append(text_content("Your moves so far on this trip:"))
             for view, token in history[-self.max_history :]:
                 parts += [image_content(view.rgb), text_content(f"action: {token}")]
-        parts += [text_content("Destination:"), image_content(env.destination().rgb),
-                  text_content("Current view (left | front | right):"), image_content(env.observe().rgb)]
+        parts += [
+            text_content("Destination:"),
+            image_content(env.destination().rgb),
+            text_content("Current view (left | front | right):"),
+            image_content(env.observe().rgb),
+        ]
         if feedback:
             parts.append(text_content(f"Your last answer was not possible: {feedback}"))
         parts.append(text_content(f"Your action ({tokens}):"))
@@ -145,7 +160,10 @@ class VLMAgent:
             if result.moved:
                 history.append((view, token))
         outcome.llm_calls = self.client.calls
-        outcome.prompt_tokens, outcome.completion_tokens = self.client.prompt_tokens, self.client.completion_tokens
+        outcome.prompt_tokens, outcome.completion_tokens = (
+            self.client.prompt_tokens,
+            self.client.completion_tokens,
+        )
         if outcome.failure_reason is None and not env.state.success:
             outcome.failure_reason = env.state.failure_reason
         return outcome

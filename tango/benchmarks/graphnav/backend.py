@@ -25,7 +25,9 @@ log = logging.getLogger(__name__)
 class MazeAgentBackend:
     """State of one trip as the agent knows it: its graph, where it thinks it is and which way it faces."""
 
-    def __init__(self, env: GraphNavEnv, recognizer: LandmarkRecognizer, budget: Budget | None = None) -> None:
+    def __init__(
+        self, env: GraphNavEnv, recognizer: LandmarkRecognizer, budget: Budget | None = None
+    ) -> None:
         self.env = env
         self.recognizer = recognizer
         self.budget = budget
@@ -114,7 +116,9 @@ class MazeAgentBackend:
             if moves:
                 self.move(moves[0][0])
                 continue
-            open_slots = [s for s, content in zip(SLOTS, self.recognizer.read_view(self.env.observe())) if content]
+            open_slots = [
+                s for s, content in zip(SLOTS, self.recognizer.read_view(self.env.observe())) if content
+            ]
             if not open_slots or not self.move(open_slots[0]):
                 break
         return self.env.state.success

@@ -6,7 +6,9 @@ from tango.benchmarks.graphnav.episodes import Constraints, Episode
 from tango.benchmarks.graphnav.keygraph import Cell, KeyGraph, arrival_directions, junctions_on_path
 
 
-def ideal_path_for(task: str, graph: KeyGraph, explore_path: list[Cell], start_idx: int, goal_idx: int) -> list[Cell]:
+def ideal_path_for(
+    task: str, graph: KeyGraph, explore_path: list[Cell], start_idx: int, goal_idx: int
+) -> list[Cell]:
     """Repeated/reversed: the explored subpath (backwards for reversed); shortcut: a key-graph shortest path."""
     low, high = sorted((start_idx, goal_idx))
     forward = explore_path[low : high + 1]

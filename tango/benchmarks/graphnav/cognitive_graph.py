@@ -76,9 +76,13 @@ class CognitiveGraph:
         return len(known) == 4 and len(self.neighbors(place)) == 1
 
     def matches(self, place: str, heading: int, reading: Reading) -> int | None:
-        """How many known slots agree with reading at (place, heading); None if one contradicts it."""
-        known = self.edges.get(place, {})
-        agreed = 0
+        """How well known slots agree with reading at (place, heading), None if one contradicts it.
+
+        A matching landmark scores 2, a matching wall 1; an unseen landmark where the unnamed start place is
+        expected scores 0 (it is consistent, but says little).
+        """
+        known = self.edges.get(self.resolve(place), {})
+        score = 0
         for slot, content in zip(SLOTS, reading):
             direction = (heading + SLOT_OFFSETS[slot]) % 4
             if direction not in known:
@@ -86,10 +90,13 @@ class CognitiveGraph:
             expected = known[direction]
             if (expected is None) != (content is None):
                 return None
-            if expected is not None and expected != content and expected != START_PLACE:
+            if expected is None:
+                score += 1
+            elif expected == content:
+                score += 2
+            elif expected != START_PLACE or content in self.edges:
                 return None
-            agreed += 1
-        return agreed
+        return score
 
     def localize(self, reading: Reading) -> tuple[str, int] | None:
         """The visited (place, heading) that best explains a reading, or None."""

@@ -53,10 +53,16 @@ def _draw_arrow(image: np.ndarray, slot: str, color: tuple[int, int, int]) -> No
     height, width = image.shape[:2]
     center = (width // 2, height - height // 6)
     length = max(4, width // 6)
-    tips = {"left": (center[0] - length, center[1]), "front": (center[0], center[1] - length),
-            "right": (center[0] + length, center[1])}
-    tails = {"left": (center[0] + length, center[1]), "front": (center[0], center[1] + length // 2),
-             "right": (center[0] - length, center[1])}
+    tips = {
+        "left": (center[0] - length, center[1]),
+        "front": (center[0], center[1] - length),
+        "right": (center[0] + length, center[1]),
+    }
+    tails = {
+        "left": (center[0] + length, center[1]),
+        "front": (center[0], center[1] + length // 2),
+        "right": (center[0] - length, center[1]),
+    }
     cv2.arrowedLine(image, tails[slot], tips[slot], color, max(1, width // 40), tipLength=0.4)
 
 
@@ -74,8 +80,10 @@ def annotate(stitched: np.ndarray, condition: Condition) -> np.ndarray:
         else:
             text = condition.tokens[index]
             scale = max(0.3, width / 128)
-            (text_w, text_h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 2)
+            (text_w, _), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 2)
             origin = (width // 2 - text_w // 2, sub.shape[0] - sub.shape[0] // 10)
-            cv2.putText(sub, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 230, 0), max(1, int(2 * scale)))
+            cv2.putText(
+                sub, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 230, 0), max(1, int(2 * scale))
+            )
         image[:, index * width : (index + 1) * width] = sub
     return image

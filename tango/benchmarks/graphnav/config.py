@@ -60,16 +60,21 @@ class GraphNavConfig:
 
     def __post_init__(self) -> None:
         choices = {
-            "task": ("all", *TASKS), "condition": tuple(CONDITIONS), "agent": ("program", "random", "vlm"),
-            "recognition": ("oracle", "clip"), "views": ("auto", "render", "dataset"),
+            "task": ("all", *TASKS),
+            "condition": tuple(CONDITIONS),
+            "agent": ("program", "random", "vlm"),
+            "recognition": ("oracle", "clip"),
+            "views": ("auto", "render", "dataset"),
             "program_source": ("template",),
         }
         for key, allowed in choices.items():
             if getattr(self, key) not in allowed:
-                raise GraphNavConfigError(f"graphnav.{key}={getattr(self, key)!r}; choose one of {list(allowed)}")
+                raise GraphNavConfigError(
+                    f"graphnav.{key}={getattr(self, key)!r}; choose one of {list(allowed)}"
+                )
 
     @classmethod
-    def from_dict(cls, values: dict[str, Any] | None) -> "GraphNavConfig":
+    def from_dict(cls, values: dict[str, Any] | None) -> GraphNavConfig:
         """Build from the resolved `graphnav` node; unknown keys are an error."""
         values = dict(values or {})
         nested = {"env": EnvConfig, "generate": GenerateConfig, "clip": ClipConfig}
@@ -82,6 +87,8 @@ class GraphNavConfig:
                 inner = {f.name for f in fields(kind)}
                 bad = sorted(set(values[key]) - inner)
                 if bad:
-                    raise GraphNavConfigError(f"unknown graphnav.{key} setting(s) {bad}; known: {sorted(inner)}")
+                    raise GraphNavConfigError(
+                        f"unknown graphnav.{key} setting(s) {bad}; known: {sorted(inner)}"
+                    )
                 values[key] = kind(**values[key])
         return cls(**values)

@@ -140,10 +140,14 @@ class GraphNavEnv:
         slot = self.condition.slot_of(token)
         allowed = ", ".join(self.condition.tokens)
         if slot is None:
-            return self._invalid(f"'{token.strip()[:20]}' is not an action. Answer with exactly one of: {allowed}.")
+            return self._invalid(
+                f"'{token.strip()[:20]}' is not an action. Answer with exactly one of: {allowed}."
+            )
         target = self._target(slot)
         if target is None:
-            return self._invalid(f"There is a wall in the '{token.strip()}' direction; choose another of: {allowed}.")
+            return self._invalid(
+                f"There is a wall in the '{token.strip()}' direction; choose another of: {allowed}."
+            )
         direction = (state.heading + SLOT_OFFSETS[slot]) % 4
         state.node, state.heading = target, heading_on_arrival(self.graph, target, direction)
         state.path.append(target)
@@ -157,7 +161,10 @@ class GraphNavEnv:
         """The episode's metrics (tango.benchmarks.graphnav.metrics) from the path walked so far."""
         state = self.state
         return episode_metrics(
-            self.episode.task, state.path, self.episode.ideal_path, self.episode.goal, state.success,
+            self.episode.task,
+            state.path,
+            self.episode.ideal_path,
+            self.episode.goal,
+            state.success,
             state.invalid_actions,
         )
-

@@ -11,14 +11,36 @@ from tango.benchmarks.graphnav.keygraph import Cell
 
 TASKS = ("repeated", "reversed", "shortcut")
 REQUIRED_FIELDS = (
-    "maze_name", "episode_id", "explore_path", "explore_arrivals", "start_idx", "goal_idx", "start", "goal",
-    "explore_subpath", "ideal_path", "explore_len_steps", "ideal_len_steps",
+    "maze_name",
+    "episode_id",
+    "explore_path",
+    "explore_arrivals",
+    "start_idx",
+    "goal_idx",
+    "start",
+    "goal",
+    "explore_subpath",
+    "ideal_path",
+    "explore_len_steps",
+    "ideal_len_steps",
 )
 
 FIELD_ORDER = (
-    "maze_name", "episode_id", "explore_path_len_target", "explore_path", "explore_arrivals", "start_idx",
-    "goal_idx", "start", "goal", "explore_subpath", "ideal_path", "explore_len_steps", "ideal_len_steps",
-    "junctions_on_ideal", "constraints",
+    "maze_name",
+    "episode_id",
+    "explore_path_len_target",
+    "explore_path",
+    "explore_arrivals",
+    "start_idx",
+    "goal_idx",
+    "start",
+    "goal",
+    "explore_subpath",
+    "ideal_path",
+    "explore_len_steps",
+    "ideal_len_steps",
+    "junctions_on_ideal",
+    "constraints",
 )
 
 

@@ -23,9 +23,20 @@ import numpy as np
 
 from tango.benchmarks.graphnav.build import build_episode
 from tango.benchmarks.graphnav.episodes import TASKS, Constraints, Episode, write_episodes
-from tango.benchmarks.graphnav.keygraph import Cell, KeyGraph, build_key_graph, count_node_types, direction_between
+from tango.benchmarks.graphnav.keygraph import (
+    Cell,
+    KeyGraph,
+    build_key_graph,
+    count_node_types,
+    direction_between,
+)
 from tango.benchmarks.graphnav.maze import DIRECTION_VECTORS, Maze, MazeName, write_maze
-from tango.benchmarks.graphnav.observed import OBSERVED_GRAPH, STATE_SPACE, VISIBILITY, observed_edges, walk_headings
+from tango.benchmarks.graphnav.observed import (
+    OBSERVED_GRAPH,
+    STATE_SPACE,
+    VISIBILITY,
+    walk_headings,
+)
 from tango.benchmarks.graphnav.validate import validate_episode
 
 log = logging.getLogger(__name__)
@@ -87,8 +98,11 @@ def carve_maze(size: int, config: MazeGenConfig, rng: np.random.Generator) -> np
     while active:
         index = len(active) - 1 if rng.random() < config.corridor_bias else int(rng.integers(len(active)))
         x, y = active[index]
-        options = [(x + 2 * dx, y + 2 * dy) for dx, dy in DIRECTION_VECTORS
-                   if (x + 2 * dx, y + 2 * dy) in cells and (x + 2 * dx, y + 2 * dy) not in visited]
+        options = [
+            (x + 2 * dx, y + 2 * dy)
+            for dx, dy in DIRECTION_VECTORS
+            if (x + 2 * dx, y + 2 * dy) in cells and (x + 2 * dx, y + 2 * dy) not in visited
+        ]
         if not options:
             active.pop(index)
             continue
@@ -97,8 +111,12 @@ def carve_maze(size: int, config: MazeGenConfig, rng: np.random.Generator) -> np
         grid[nx, ny] = True
         visited.add((nx, ny))
         active.append((nx, ny))
-    closed = [((x + nx) // 2, (y + ny) // 2) for x, y in cells for nx, ny in ((x + 2, y), (x, y + 2))
-              if (nx, ny) in visited and not grid[(x + nx) // 2, (y + ny) // 2]]
+    closed = [
+        ((x + nx) // 2, (y + ny) // 2)
+        for x, y in cells
+        for nx, ny in ((x + 2, y), (x, y + 2))
+        if (nx, ny) in visited and not grid[(x + nx) // 2, (y + ny) // 2]
+    ]
     loops = int(rng.integers(config.min_loops, config.max_loops + 1))
     for choice in rng.permutation(len(closed))[: min(loops, len(closed))]:
         grid[closed[int(choice)]] = True
@@ -111,9 +129,13 @@ def generate_maze(size: int, config: MazeGenConfig, rng: np.random.Generator) ->
         grid = carve_maze(size, config, rng)
         counts = count_node_types(build_key_graph(Maze("", grid)))
         junctions = counts[2] + counts[3]
-        if junctions >= config.min_junctions and (config.max_junctions is None or junctions <= config.max_junctions):
+        if junctions >= config.min_junctions and (
+            config.max_junctions is None or junctions <= config.max_junctions
+        ):
             return Maze(name=str(MazeName(size, *counts)), grid=grid)
-    raise GenerationError(f"no {size}x{size} maze with junctions in [{config.min_junctions}, {config.max_junctions}]")
+    raise GenerationError(
+        f"no {size}x{size} maze with junctions in [{config.min_junctions}, {config.max_junctions}]"
+    )
 
 
 def random_walk(graph: KeyGraph, target: int, rng: np.random.Generator) -> list[Cell]:
@@ -131,7 +153,9 @@ def random_walk(graph: KeyGraph, target: int, rng: np.random.Generator) -> list[
 def _constraints(task: str, size: int, config: EpisodeGenConfig) -> Constraints:
     min_junctions = config.min_junctions(task, size)
     return Constraints(
-        state_space=STATE_SPACE, observed_graph=OBSERVED_GRAPH, visibility=VISIBILITY,
+        state_space=STATE_SPACE,
+        observed_graph=OBSERVED_GRAPH,
+        visibility=VISIBILITY,
         min_gap=config.min_gap(task, size),
         min_savings=config.shortcut_min_savings if task == "shortcut" else 0.0,
         min_junctions_on_ideal=min_junctions,
@@ -166,8 +190,17 @@ def draw_episodes(
         for pair_index in rng.permutation(len(pairs)):
             low, high = pairs[int(pair_index)]
             start_idx, goal_idx = (high, low) if task == "reversed" else (low, high)
-            episode = build_episode(task, maze.name, f"{maze.name}_{task}_{len(episodes)}", graph, walk,
-                                    start_idx, goal_idx, constraints, target)
+            episode = build_episode(
+                task,
+                maze.name,
+                f"{maze.name}_{task}_{len(episodes)}",
+                graph,
+                walk,
+                start_idx,
+                goal_idx,
+                constraints,
+                target,
+            )
             if _start_heading_ok(episode, graph) and not validate_episode(episode, maze, graph):
                 episodes.append(episode)
                 break
@@ -200,8 +233,10 @@ def generate_dataset(root: str | Path, spec: DatasetSpec) -> dict[str, int]:
             if maze.name in names:
                 continue
             graph = build_key_graph(maze)
-            drawn = {t: draw_episodes(maze, graph, t, spec.episodes.episodes_per_task, spec.episodes, rng)
-                     for t in spec.episodes.tasks}
+            drawn = {
+                t: draw_episodes(maze, graph, t, spec.episodes.episodes_per_task, spec.episodes, rng)
+                for t in spec.episodes.tasks
+            }
             if any(len(episodes) < spec.episodes.episodes_per_task for episodes in drawn.values()):
                 continue
             names.add(maze.name)
@@ -211,7 +246,9 @@ def generate_dataset(root: str | Path, spec: DatasetSpec) -> dict[str, int]:
                 write_episodes(episodes, root / "paths" / task / f"{maze.name}.jsonl")
                 counts[task] += len(episodes)
         if made < spec.mazes_per_size:
-            raise GenerationError(f"only {made} of {spec.mazes_per_size} {size}x{size} mazes had valid episodes")
+            raise GenerationError(
+                f"only {made} of {spec.mazes_per_size} {size}x{size} mazes had valid episodes"
+            )
     log.info("wrote %s episodes under %s", counts, root)
     return counts
 
@@ -227,7 +264,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     spec = DatasetSpec(
-        sizes=tuple(args.sizes), mazes_per_size=args.mazes_per_size, seed=args.seed,
+        sizes=tuple(args.sizes),
+        mazes_per_size=args.mazes_per_size,
+        seed=args.seed,
         maze=MazeGenConfig(corridor_bias=args.corridor_bias, max_loops=args.max_loops),
         episodes=EpisodeGenConfig(episodes_per_task=args.episodes_per_maze),
     )

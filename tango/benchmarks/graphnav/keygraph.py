@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from tango.benchmarks.graphnav.maze import DIRECTION_VECTORS, Maze
 
@@ -88,7 +89,7 @@ class KeyGraph:
     def is_walk(self, path: list[Cell]) -> bool:
         """Whether consecutive cells of path are adjacent key nodes."""
         return all(node in self.neighbors for node in path) and all(
-            self.has_edge(a, b) for a, b in zip(path, path[1:])
+            self.has_edge(a, b) for a, b in pairwise(path)
         )
 
 
@@ -110,7 +111,7 @@ def build_key_graph(maze: Maze) -> KeyGraph:
 
 def arrival_directions(path: list[Cell]) -> list[int | None]:
     """explore_arrivals: None at the first node, then the absolute direction of the move that arrived there."""
-    return [None] + [direction_between(a, b) for a, b in zip(path, path[1:])]
+    return [None] + [direction_between(a, b) for a, b in pairwise(path)]
 
 
 def junctions_on_path(

@@ -21,7 +21,9 @@ def _shape(index: int) -> trimesh.Trimesh:
         lambda: trimesh.creation.cylinder(radius=0.35, height=0.8, sections=16),
         lambda: trimesh.creation.cone(radius=0.42, height=0.8, sections=16),
         lambda: trimesh.creation.capsule(radius=0.25, height=0.4, count=(8, 8)),
-        lambda: trimesh.creation.torus(major_radius=0.3, minor_radius=0.12, major_sections=16, minor_sections=8),
+        lambda: trimesh.creation.torus(
+            major_radius=0.3, minor_radius=0.12, major_sections=16, minor_sections=8
+        ),
         lambda: trimesh.creation.box(extents=(0.9, 0.25, 0.25)),
     )
     mesh = creators[index]()
@@ -45,5 +47,6 @@ def landmark_model(index: int) -> trimesh.Trimesh:
         raise ValueError(f"landmark model index {index} outside [0, {NUM_MODELS})")
     mesh = _shape(index // NUM_COLORS)
     mesh.apply_translation(-mesh.bounding_box.centroid)
-    mesh.visual.face_colors = np.tile(np.array(model_color(index), np.uint8), (len(mesh.faces), 1))
+    colors = np.tile(np.array(model_color(index), np.uint8), (len(mesh.faces), 1))
+    mesh.visual = trimesh.visual.ColorVisuals(mesh, face_colors=colors)
     return mesh

@@ -33,12 +33,11 @@ class MazeName:
 
     def __str__(self) -> str:
         return (
-            f"Maze_{self.size}x{self.size}_D{self.dead_ends}_T{self.turns}"
-            f"_J{self.junctions}+{self.crossings}"
+            f"Maze_{self.size}x{self.size}_D{self.dead_ends}_T{self.turns}_J{self.junctions}+{self.crossings}"
         )
 
     @classmethod
-    def parse(cls, name: str) -> "MazeName":
+    def parse(cls, name: str) -> MazeName:
         match = NAME_PATTERN.match(name)
         if not match or match.group(1) != match.group(2):
             raise MazeFormatError(f"{name!r} is not a maze name of the form Maze_SxS_Dd_Tt_Jj+l")
@@ -81,7 +80,7 @@ def parse_maze_text(text: str, name: str, source: str = "<text>") -> Maze:
     rows: list[list[bool]] = []
     for line_number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
-        if not stripped or stripped.startswith("//") or stripped.startswith("#"):
+        if not stripped or stripped.startswith(("//", "#")):
             continue
         tokens = stripped.split()
         if any(token not in ("0", "1") for token in tokens):
@@ -91,7 +90,9 @@ def parse_maze_text(text: str, name: str, source: str = "<text>") -> Maze:
         raise MazeFormatError(f"{source}: no maze rows")
     size = len(rows)
     if any(len(row) != size for row in rows):
-        raise MazeFormatError(f"{source}: maze is not square ({size} rows, row lengths {sorted({len(r) for r in rows})})")
+        raise MazeFormatError(
+            f"{source}: maze is not square ({size} rows, row lengths {sorted({len(r) for r in rows})})"
+        )
     grid = np.zeros((size, size), dtype=bool)
     for row_index, row in enumerate(rows):
         y = size - 1 - row_index

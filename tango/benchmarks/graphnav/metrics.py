@@ -14,16 +14,17 @@ Results carry `success`, `pfs` or `spl`/`dps` (absent where the task does not de
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 
 from tango.benchmarks.graphnav.keygraph import Cell
 
 
 def path_following_score(actual: list[Cell], ideal: list[Cell], success: bool) -> float:
     """PFS: share of the actual directed edges that are directed edges of the ideal path (0 on failure)."""
-    actual_edges = list(zip(actual, actual[1:]))
+    actual_edges = list(pairwise(actual))
     if not success or not actual_edges:
         return 0.0
-    ideal_edges = set(zip(ideal, ideal[1:]))
+    ideal_edges = set(pairwise(ideal))
     return sum(1 for edge in actual_edges if edge in ideal_edges) / len(actual_edges)
 
 
@@ -37,7 +38,7 @@ def success_weighted_path_length(actual_len: int, ideal_len: int, success: bool)
 def directional_progress_score(actual: list[Cell], goal: Cell) -> float | None:
     """DPS: mean cosine between each step's move and the direction from the step's start to the goal."""
     cosines = []
-    for start, end in zip(actual, actual[1:]):
+    for start, end in pairwise(actual):
         move = (end[0] - start[0], end[1] - start[1])
         to_goal = (goal[0] - start[0], goal[1] - start[1])
         norm = math.hypot(*move) * math.hypot(*to_goal)

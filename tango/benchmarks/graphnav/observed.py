@@ -7,6 +7,8 @@ corridor shows the landmark of the key node at its far end, so those edges are o
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from tango.benchmarks.graphnav.keygraph import Cell, KeyGraph, direction_between
 
 OBSERVED_GRAPH = "explored_plus_visible"
@@ -25,7 +27,7 @@ def walk_headings(graph: KeyGraph, path: list[Cell]) -> list[int]:
     if len(path) < 2:
         return [0] * len(path)
     headings = [direction_between(path[0], path[1])]
-    for previous, node in zip(path, path[1:]):
+    for previous, node in pairwise(path):
         headings.append(heading_on_arrival(graph, node, direction_between(previous, node)))
     return headings
 
@@ -37,7 +39,7 @@ def visible_directions(heading: int) -> list[int]:
 
 def observed_edges(graph: KeyGraph, path: list[Cell]) -> set[frozenset[Cell]]:
     """Edges walked by path plus edges seen in the left/front/right views at its nodes."""
-    edges = {frozenset((a, b)) for a, b in zip(path, path[1:])}
+    edges = {frozenset((a, b)) for a, b in pairwise(path)}
     for node, heading in zip(path, walk_headings(graph, path)):
         for direction in visible_directions(heading):
             other = graph.neighbor_in(node, direction)

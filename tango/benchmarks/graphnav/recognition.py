@@ -33,7 +33,9 @@ class OracleLandmarks:
 
     def _nearest(self, view: NodeView) -> str | None:
         if view.semantic is None:
-            raise ValueError("oracle landmark recognition needs the semantic sensor (dataset images have none)")
+            raise ValueError(
+                "oracle landmark recognition needs the semantic sensor (dataset images have none)"
+            )
         ids, counts = np.unique(view.semantic[view.semantic > 0], return_counts=True)
         candidates = [int(i) for i, c in zip(ids, counts) if c >= self.min_pixels]
         if not candidates:
@@ -66,7 +68,9 @@ class OpenClipEmbedder:
         import open_clip
         import torch
 
-        model, _, preprocess = open_clip.create_model_and_transforms(model_name, pretrained=pretrained or None)
+        model, _, preprocess = open_clip.create_model_and_transforms(
+            model_name, pretrained=pretrained or None
+        )
         self.model: Any = model.eval().to(device)
         self.preprocess = preprocess
         self.device = device
@@ -75,7 +79,9 @@ class OpenClipEmbedder:
     def embed(self, images: list[np.ndarray]) -> np.ndarray:
         from PIL import Image
 
-        batch = self._torch.stack([self.preprocess(Image.fromarray(image)) for image in images]).to(self.device)
+        batch = self._torch.stack([self.preprocess(Image.fromarray(image)) for image in images]).to(
+            self.device
+        )
         with self._torch.no_grad():
             features = self.model.encode_image(batch).float()
         features = features / features.norm(dim=-1, keepdim=True).clamp_min(1e-8)

@@ -41,8 +41,15 @@ def ensure_dataset(config: GraphNavConfig) -> Path:
     if not (root / "mazes").is_dir():
         gen = config.generate
         log.info("no GraphNav data under %s: generating a small set", root)
-        generate_dataset(root, DatasetSpec(sizes=tuple(gen.sizes), mazes_per_size=gen.mazes_per_size, seed=gen.seed,
-                                           episodes=EpisodeGenConfig(episodes_per_task=gen.episodes_per_task)))
+        generate_dataset(
+            root,
+            DatasetSpec(
+                sizes=tuple(gen.sizes),
+                mazes_per_size=gen.mazes_per_size,
+                seed=gen.seed,
+                episodes=EpisodeGenConfig(episodes_per_task=gen.episodes_per_task),
+            ),
+        )
     return root
 
 
@@ -83,9 +90,11 @@ def few_shot_examples(env: GraphNavEnv) -> list[tuple[str, NodeView]]:
         if not any(label.startswith("path") for label, _ in examples):
             examples.append(("path: an open corridor", step.view.sub_view(open_slot)))
     first = env.exploration()[0].view
-    walls = [i for i in range(3) if first.depth is not None and float(first.sub_view(i).depth.max()) < 1.5]
-    if walls:
-        examples.append(("wall: no way through", first.sub_view(walls[0])))
+    for index in range(3):
+        depth = first.sub_view(index).depth
+        if depth is not None and float(depth.max()) < 1.5:
+            examples.append(("wall: no way through", first.sub_view(index)))
+            break
     return examples
 
 
@@ -102,13 +111,17 @@ class GraphNavRunner:
     def __init__(self, config: GraphNavConfig) -> None:
         self.config = config
         self.condition = get_condition(config.condition)
+        if config.recognition == "clip" and config.agent == "program":
+            import open_clip  # noqa: F401  (imported before any GL context: a later import segfaults on llvmpipe)
         self._loaded: _LoadedMaze | None = None
         self._client: Any = None
 
     def describe(self) -> dict[str, Any]:
         return {
             "perception": {"name": f"graphnav-{self.config.recognition}", "views": self.config.views},
-            "generator": {"name": self.config.program_source if self.config.agent == "program" else self.config.agent},
+            "generator": {
+                "name": self.config.program_source if self.config.agent == "program" else self.config.agent
+            },
             "controller": {"name": f"graphnav-{self.config.agent}", "condition": self.config.condition},
         }
 
@@ -122,13 +135,16 @@ class GraphNavRunner:
                 self.config.views == "auto" and dataset_images_present(root, self.condition.folder)
             )
             views: ViewSource = (
-                DatasetImageViews(root, maze, self.condition.folder, self.config.image_template) if use_dataset
+                DatasetImageViews(root, maze, self.condition.folder, self.config.image_template)
+                if use_dataset
                 else RenderedViews(maze, graph, ViewConfig(resolution=self.config.resolution))
             )
             self._loaded = _LoadedMaze(maze, graph, views)
         return self._loaded
 
-    def play(self, episode: Episode, seed: int = 0, trace_path: Path | None = None) -> tuple[GraphNavEnv, AgentOutcome]:
+    def play(
+        self, episode: Episode, seed: int = 0, trace_path: Path | None = None
+    ) -> tuple[GraphNavEnv, AgentOutcome]:
         """Run one trip with the configured agent; returns the finished env (for metrics) and the outcome."""
         loaded = self._maze(episode.maze_name)
         env = GraphNavEnv(episode, loaded.graph, loaded.views, self.condition, self.config.env)
@@ -143,7 +159,7 @@ class GraphNavRunner:
         if self.config.recognition == "oracle":
             from tango.benchmarks.graphnav.recognition import OracleLandmarks
 
-            factory: Any = lambda _env: OracleLandmarks()  # noqa: E731
+            factory: Any = lambda _env: OracleLandmarks()
         else:
             factory = _clip_factory(self.config, few_shot_examples(env))
         agent = ProgramAgent(factory, self.config.program_source)
@@ -165,7 +181,9 @@ class GraphNavRunner:
             self._loaded = None
 
 
-def episode_result(episode: Episode, env: GraphNavEnv, outcome: AgentOutcome, condition: str) -> EpisodeResult:
+def episode_result(
+    episode: Episode, env: GraphNavEnv, outcome: AgentOutcome, condition: str
+) -> EpisodeResult:
     """The harness record of a finished trip: metrics, program, failure reason and where it went."""
     metrics = env.metrics()
     return EpisodeResult(
@@ -177,12 +195,20 @@ def episode_result(episode: Episode, env: GraphNavEnv, outcome: AgentOutcome, co
         llm_calls=outcome.llm_calls,
         prompt_tokens=outcome.prompt_tokens,
         completion_tokens=outcome.completion_tokens,
-        extra={"task": episode.task, "condition": condition, "maze_name": episode.maze_name,
-               "maze_size": maze_size(episode), "path": [list(c) for c in env.state.path], **outcome.extra},
+        extra={
+            "task": episode.task,
+            "condition": condition,
+            "maze_name": episode.maze_name,
+            "maze_size": maze_size(episode),
+            "path": [list(c) for c in env.state.path],
+            **outcome.extra,
+        },
     )
 
 
-def run_episode(episode: Episode, config: GraphNavConfig, runner: GraphNavRunner | None = None) -> EpisodeResult:
+def run_episode(
+    episode: Episode, config: GraphNavConfig, runner: GraphNavRunner | None = None
+) -> EpisodeResult:
     """Play and score one episode outside the harness (scripts, tests)."""
     own = runner is None
     runner = runner or GraphNavRunner(config)
@@ -201,7 +227,8 @@ class GraphNavTask:
         config = GraphNavConfig.from_dict(cfg.get("graphnav"))
         return [
             EpisodeSpec(
-                episode_id=f"{episode.task}/{episode.episode_id}" if episode.episode_id.startswith(episode.maze_name)
+                episode_id=f"{episode.task}/{episode.episode_id}"
+                if episode.episode_id.startswith(episode.maze_name)
                 else f"{episode.task}/{episode.maze_name}/{episode.episode_id}",
                 scene_id=episode.maze_name,
                 instruction=f"GraphNav {episode.task} from {list(episode.start)} to {list(episode.goal)}",

@@ -9,6 +9,7 @@ Each landmark is the node `obj_{k+1}` for key node k, so the semantic sensor rep
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 import trimesh
@@ -67,13 +68,15 @@ def build_maze_scene(maze: Maze, graph: KeyGraph) -> MazeScene:
             box = trimesh.creation.box(extents=(CELL_SIZE, WALL_HEIGHT, CELL_SIZE))
             box.apply_translation(cell_center((x, y)) + np.array([0.0, WALL_HEIGHT / 2, 0.0]))
             walls.append(box)
-    wall_mesh = trimesh.util.concatenate(walls)
-    wall_mesh.visual.face_colors = np.tile(np.array(WALL_COLOR, np.uint8), (len(wall_mesh.faces), 1))
+    wall_mesh = cast(trimesh.Trimesh, trimesh.util.concatenate(walls))
+    wall_colors = np.tile(np.array(WALL_COLOR, np.uint8), (len(wall_mesh.faces), 1))
+    wall_mesh.visual = trimesh.visual.ColorVisuals(wall_mesh, face_colors=wall_colors)
     scene.add_geometry(wall_mesh, node_name="walls", geom_name="walls")
     extent = size * CELL_SIZE
     floor = trimesh.creation.box(extents=(extent, 0.02, extent))
     floor.apply_translation([extent / 2 - CELL_SIZE / 2, -0.01, -(extent / 2 - CELL_SIZE / 2)])
-    floor.visual.face_colors = np.tile(np.array(FLOOR_COLOR, np.uint8), (len(floor.faces), 1))
+    floor_colors = np.tile(np.array(FLOOR_COLOR, np.uint8), (len(floor.faces), 1))
+    floor.visual = trimesh.visual.ColorVisuals(floor, face_colors=floor_colors)
     scene.add_geometry(floor, node_name="floor", geom_name="floor")
     models = {}
     for index, node in enumerate(graph.nodes):

@@ -11,7 +11,9 @@ from tango.primitives.registry import define_toolbox, primitive
 
 TOOLBOX = "graphnav"
 
-define_toolbox(TOOLBOX, description="Topological navigation in GraphNav mazes over a cognitive graph of landmarks.")
+define_toolbox(
+    TOOLBOX, description="Topological navigation in GraphNav mazes over a cognitive graph of landmarks."
+)
 
 
 @primitive(toolbox=TOOLBOX)

@@ -13,10 +13,16 @@ import json
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 
 from tango.benchmarks.graphnav.episodes import TASKS, Episode, EpisodeFormatError, load_episodes, path_files
-from tango.benchmarks.graphnav.keygraph import KeyGraph, arrival_directions, build_key_graph, junctions_on_path
+from tango.benchmarks.graphnav.keygraph import (
+    KeyGraph,
+    arrival_directions,
+    build_key_graph,
+    junctions_on_path,
+)
 from tango.benchmarks.graphnav.maze import Maze, MazeFormatError, load_maze
 from tango.benchmarks.graphnav.observed import OBSERVED_GRAPH, observed_edges
 
@@ -57,7 +63,9 @@ def _constraint_problems(episode: Episode, graph: KeyGraph) -> list[str]:
     if rules.ideal_has_junction_deg_ge_3_on_key_graph and junctions < 1:
         problems.append("ideal path has no junction of degree >= 3")
     if rules.min_junctions_on_ideal is not None and junctions < rules.min_junctions_on_ideal:
-        problems.append(f"junctions_on_ideal {junctions} < min_junctions_on_ideal {rules.min_junctions_on_ideal}")
+        problems.append(
+            f"junctions_on_ideal {junctions} < min_junctions_on_ideal {rules.min_junctions_on_ideal}"
+        )
     gap = episode.explore_len_steps - episode.ideal_len_steps
     if rules.min_gap is not None and gap < rules.min_gap:
         problems.append(f"gap {gap} < min_gap {rules.min_gap}")
@@ -67,7 +75,7 @@ def _constraint_problems(episode: Episode, graph: KeyGraph) -> list[str]:
             problems.append(f"savings {savings:.3f} < min_savings {rules.min_savings}")
     if rules.observed_graph == OBSERVED_GRAPH:
         seen = observed_edges(graph, episode.explore_path)
-        unseen = [e for e in zip(episode.ideal_path, episode.ideal_path[1:]) if frozenset(e) not in seen]
+        unseen = [e for e in pairwise(episode.ideal_path) if frozenset(e) not in seen]
         if unseen:
             problems.append(f"ideal edges never walked or seen during exploration: {unseen}")
     return problems
@@ -91,7 +99,9 @@ def validate_episode(episode: Episode, maze: Maze, graph: KeyGraph) -> list[str]
         problems.append("start equals goal")
     problems += _subpath_problems(episode)
     if episode.explore_len_steps != len(episode.explore_subpath) - 1:
-        problems.append(f"explore_len_steps {episode.explore_len_steps} != {len(episode.explore_subpath) - 1}")
+        problems.append(
+            f"explore_len_steps {episode.explore_len_steps} != {len(episode.explore_subpath) - 1}"
+        )
     ideal = episode.ideal_path
     if not ideal or ideal[0] != episode.start or ideal[-1] != episode.goal or not graph.is_walk(ideal):
         return problems + ["ideal_path is not a key-node walk from start to goal"]
@@ -114,8 +124,13 @@ class ValidationReport:
         return self.checked > 0 and self.failed == 0
 
     def to_json(self) -> dict[str, object]:
-        return {"checked": self.checked, "failed": self.failed, "by_task": dict(self.by_task),
-                "ok": self.ok, "problems": self.problems[:50]}
+        return {
+            "checked": self.checked,
+            "failed": self.failed,
+            "by_task": dict(self.by_task),
+            "ok": self.ok,
+            "problems": self.problems[:50],
+        }
 
 
 def validate_dataset(data_root: str | Path, tasks: tuple[str, ...] = TASKS) -> ValidationReport:

@@ -16,7 +16,13 @@ import numpy as np
 from tango.benchmarks.graphnav.keygraph import Cell, KeyGraph
 from tango.benchmarks.graphnav.maze import DIRECTION_NAMES, Maze
 from tango.benchmarks.graphnav.observed import visible_directions
-from tango.benchmarks.graphnav.scene3d import CAMERA_HEIGHT, CELL_SIZE, build_maze_scene, cell_center, heading_yaw
+from tango.benchmarks.graphnav.scene3d import (
+    CAMERA_HEIGHT,
+    CELL_SIZE,
+    build_maze_scene,
+    cell_center,
+    heading_yaw,
+)
 from tango.sim.pose import camera_pose
 
 
@@ -28,7 +34,7 @@ class NodeView:
     semantic: np.ndarray | None = None
     depth: np.ndarray | None = None
 
-    def sub_view(self, index: int) -> "NodeView":
+    def sub_view(self, index: int) -> NodeView:
         """Sub-view 0 (left), 1 (front) or 2 (right)."""
         width = self.rgb.shape[1] // 3
         cut = slice(index * width, (index + 1) * width)
@@ -106,7 +112,9 @@ class DatasetImageViews:
     def _read(self, node: Cell, heading: str) -> NodeView:
         from PIL import Image
 
-        path = self.base / self.template.format(maze_name=self.maze.name, x=node[0], y=node[1], heading=heading)
+        path = self.base / self.template.format(
+            maze_name=self.maze.name, x=node[0], y=node[1], heading=heading
+        )
         if not path.is_file():
             raise FileNotFoundError(f"{path}: GraphNav image not found (graphnav.image_template?)")
         return NodeView(rgb=np.asarray(Image.open(path).convert("RGB")))
