@@ -36,3 +36,18 @@ def test_preview_writes_map_and_views(tmp_path: Path) -> None:
 def test_preview_of_a_missing_scene_names_the_file(tmp_path: Path) -> None:
     with pytest.raises(SceneError, match="nope.glb"):
         write_preview(tmp_path / "nope.glb", tmp_path / "out")
+
+
+def test_preview_of_a_scene_without_annotations_shows_navigable_area(tmp_path: Path) -> None:
+    glb, ann = generate_apartment(3).write(tmp_path / "scene", "bare")
+    ann.unlink()
+    paths = write_preview(glb, tmp_path / "preview", PreviewConfig(views=1, width=64, height=64))
+    assert [p.name for p in paths] == [
+        "bare_map.png",
+        "bare_view0_rgb.png",
+        "bare_view0_depth.png",
+        "bare_view0_semantic.png",
+    ]
+    map_image = np.asarray(Image.open(paths[0]))
+    assert len(np.unique(map_image.reshape(-1, 3), axis=0)) >= 2
+    assert np.asarray(Image.open(paths[1])).shape == (64, 64, 3)
