@@ -20,6 +20,7 @@ from tango.programs.generators import (
     TemplateGenerator,
     make_generator,
 )
+from tango.programs.generators.template import question_subject
 from tango.programs.instructions import (
     description_instruction,
     image_instruction,
@@ -74,11 +75,27 @@ def test_description_and_image_goals_use_the_bound_inputs():
     assert result.ok and world.stops == [(9.0, 0.0, 0.0)]
 
 
-def test_question_template_explores_then_answers():
+def test_question_template_goes_to_the_questions_object_then_answers():
     record = TemplateGenerator().generate("openeqa", question_instruction("What color is the couch? "))
+    assert "detect('couch')" in record.program
+    assert record.program.endswith("return answer('What color is the couch?')\n")
     result, world = run_record(record)
-    assert result.value == "red" and world.stops == []
-    assert "answer('What color is the couch?')" in record.program
+    assert result.value == "red" and world.position == (9.0, 0.0, 0.0) and world.stops == []
+
+
+def test_question_without_an_object_explores_a_bounded_number_of_steps_then_answers():
+    record = TemplateGenerator().generate("openeqa", "How many chairs are there?")
+    assert "detect(" not in record.program
+    result, world = run_record(record)
+    assert result.value == "2" and result.steps == 12 + 20 * 4 and world.position == (20.0, 0.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [("Is the fridge door open?", "fridge door"), ("What is on the left of the TV?", "tv"), ("Why?", None)],
+)
+def test_question_subject_comes_from_the_question_words(question, subject):
+    assert question_subject(question) == subject
 
 
 def test_template_is_deterministic_and_quotes_labels_safely():

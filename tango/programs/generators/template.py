@@ -20,6 +20,14 @@ EQA_EXPLORE_STEPS = 40
 _THEN = re.compile(r"\s*(?:,\s*)?(?:and\s+)?then\s+", re.IGNORECASE)
 _DESCRIPTION = re.compile(r"described in goal_description", re.IGNORECASE)
 _IMAGE = re.compile(r"shown in goal_image", re.IGNORECASE)
+_SUBJECT = re.compile(
+    r"\b(?:the|a|an|any|my)\s+(?P<subject>[a-z][a-z -]*?)(?=\s+(?:in|on|near|next|of|at|under|above|below|"
+    r"behind|beside|to|with|that|which|is|are|was|were|located)\b|\s*[?.,!]|$)",
+    re.IGNORECASE,
+)
+_PLACE_WORDS = frozenset(
+    {"left", "right", "front", "back", "top", "bottom", "middle", "side", "other", "same"}
+)
 _OBJECT = re.compile(
     r"^(?:please\s+)?(?:find|go to|go back to|search for|navigate to|locate|look for|get to|reach)?\s*"
     r"(?:the|a|an|some|my)?\s*(?P<label>.+?)(?:\s+(?:described in|shown in)\b.*)?[.!\s]*$",
@@ -56,14 +64,37 @@ def goal_program(goal: str) -> str:
     return _search(f"recall({label!r})", f"detect({label!r})")
 
 
+def question_subject(question: str) -> str | None:
+    """The object a question is about, from its words ('What color is the red couch?' -> 'red couch')."""
+    for match in _SUBJECT.finditer(question):
+        words = match.group("subject").lower().split()[:2]
+        if words and words[0] not in _PLACE_WORDS:
+            return " ".join(words)
+    return None
+
+
 def question_program(question: str) -> str:
-    """Look around, explore a fixed number of steps, then answer from what was seen."""
+    """Look around, search a bounded number of steps for the question's object and go to it, then answer.
+
+    The search is bounded so the answer is always given within the step budget."""
+    ask = f"return answer({question.strip()!r})\n"
+    subject = question_subject(question)
+    if subject is None:
+        return (
+            "look_around()\n"
+            f"for step in range({EQA_EXPLORE_STEPS}):\n"
+            "    if not explore_scene():\n"
+            "        break\n" + ask
+        )
     return (
         "look_around()\n"
+        f"target = recall({subject!r})\n"
         f"for step in range({EQA_EXPLORE_STEPS}):\n"
-        "    if not explore_scene():\n"
+        "    if is_found(target) or not explore_scene():\n"
         "        break\n"
-        f"return answer({question.strip()!r})\n"
+        f"    target = detect({subject!r})\n"
+        "if is_found(target):\n"
+        "    navigate_to(target)\n" + ask
     )
 
 
