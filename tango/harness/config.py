@@ -15,7 +15,8 @@ class EvalConfig:
     """How many episodes, where results go, and how the run is split and parallelised.
 
     `num_episodes` <= 0 means all episodes of the split. Shards take every `num_shards`-th episode of the
-    selected list starting at `shard`. `seed` is the base of the per-episode seeds.
+    selected list starting at `shard`. `seed` is the base of the per-episode seeds. On resume, episodes that
+    raised are kept as results unless `retry_errors` (e.g. after an LLM server outage) runs them again.
     """
 
     output_dir: str
@@ -27,6 +28,7 @@ class EvalConfig:
     video: bool = False
     video_fps: int = 10
     resume: bool = True
+    retry_errors: bool = False
     progress: bool = True
     report: bool = True
 

@@ -98,6 +98,19 @@ class ResultsWriter:
             with self.path.open("r+b") as handle:
                 handle.truncate(len(complete))
 
+    def drop(self, episode_ids: set[str]) -> None:
+        """Remove these episodes' records (to run them again), rewriting the file atomically."""
+        kept = [record for record in self.records if str(record["episode_id"]) not in episode_ids]
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        with tmp.open("w", encoding="utf-8") as handle:
+            for record in kept:
+                handle.write(json.dumps(json_safe(record), sort_keys=True, allow_nan=False) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, self.path)
+        self.records = kept
+        self.finished_ids = {str(record["episode_id"]) for record in kept}
+
     def append(self, record: dict[str, Any]) -> None:
         """Write one record as a line and make it durable before returning; a second write of an id is refused."""
         episode_id = str(record["episode_id"])

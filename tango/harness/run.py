@@ -103,6 +103,11 @@ def run_evaluation(
     selected_ids = {spec.episode_id for spec in selected}
     if len(selected_ids) != len(selected):
         raise RunError(f"task {task!r} lists some episode id more than once; episode ids must be unique")
+    if eval_cfg.retry_errors:
+        errored = {str(r["episode_id"]) for r in writer.records if r.get("status") == "error"} & selected_ids
+        if errored:
+            log.info("%s: running %d episodes that raised again (eval.retry_errors)", task, len(errored))
+            writer.drop(errored)
     todo = [spec for spec in selected if spec.episode_id not in writer.finished_ids]
     log.info(
         "%s: %d episodes selected, %d already finished, %d to run",

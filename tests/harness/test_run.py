@@ -106,3 +106,15 @@ def test_report_has_one_row_per_episode_with_escaped_text(tmp_path: Path) -> Non
     assert "detect(&quot;object_2&quot;)" in page
     assert 'href="videos/fake-001.mp4"' in page
     assert 'src="thumbnails/fake-002.png"' in page
+
+
+def test_retry_errors_reruns_only_the_episodes_that_raised(tmp_path: Path) -> None:
+    run_evaluation(fake_config(tmp_path, task={"fail_ids": ["fake-001"]}, num_episodes=3))
+    before = records_by_id(tmp_path)
+    run_evaluation(fake_config(tmp_path, num_episodes=3))
+    assert records_by_id(tmp_path)["fake-001"]["status"] == "error"  # plain resume keeps the error
+    run_evaluation(fake_config(tmp_path, num_episodes=3, retry_errors=True))
+    after = records_by_id(tmp_path)
+    assert after["fake-001"]["status"] == "ok"
+    assert after["fake-000"] == before["fake-000"] and after["fake-002"] == before["fake-002"]
+    assert len((tmp_path / "episodes.jsonl").read_text().splitlines()) == 3
