@@ -14,7 +14,10 @@ from rich.console import Console
 
 from tango.benchmarks.graphnav.breakdown import breakdown
 from tango.benchmarks.graphnav.config import GraphNavConfig, GraphNavConfigError
+from tango.benchmarks.graphnav.runner import GraphNavRunner, run_episode
 from tango.harness.run import run_evaluation
+from tests.graphnav.support import EXAMPLE_NAME, EXAMPLE_TEXT, example_episode
+from tests.support.chat_server import ChatServer, Reply
 
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs"
 
@@ -73,3 +76,40 @@ def test_config_errors_name_the_key() -> None:
     with pytest.raises(GraphNavConfigError, match="unknown graphnav.env"):
         GraphNavConfig.from_dict({"env": {"budget": 3}})
     assert GraphNavConfig.from_dict({"task": "shortcut"}).tasks == ("shortcut",)
+
+
+LLM_SHORTCUT = """Program:
+build_cognitive_graph()
+here = localize()
+goal = goal_place()
+route = plan_route(here, goal)
+if len(route) > 0 and follow(route):
+    return
+navigate_to(goal)
+"""
+
+
+def test_llm_generator_programs_run_and_bad_ones_fall_back_to_the_template(tmp_path: Path) -> None:
+    config = GraphNavConfig(data_root=str(tmp_path), resolution=48)
+    (tmp_path / "mazes").mkdir()
+    (tmp_path / "mazes" / f"{EXAMPLE_NAME}.txt").write_text(EXAMPLE_TEXT)
+    with ChatServer() as server:
+        server.queue(Reply(LLM_SHORTCUT), Reply("import os"))
+        generator = {
+            "name": "openai",
+            "model": "m",
+            "base_url": server.base_url,
+            "api_key": "x",
+            "cache_dir": "",
+            "max_attempts": 1,
+            "max_retries": 0,
+        }
+        runner = GraphNavRunner(config, generator)
+        shortcut = run_episode(example_episode("shortcut", 0, 3), config, runner)
+        repeated = run_episode(example_episode("repeated", 0, 4), config, runner)
+        runner.close()
+        assert "plan_route(" in json.dumps(server.requests[0])  # the graphnav API is in the prompt
+    assert shortcut.program_source == "llm" and "plan_route(here, goal)" in shortcut.program
+    assert shortcut.metrics["success"] == 1.0 and shortcut.metrics["spl"] == 1.0
+    assert repeated.program_source == "template" and repeated.generation is not None
+    assert repeated.generation["program"] is None and repeated.metrics["success"] == 1.0

@@ -29,6 +29,7 @@ class AgentOutcome:
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    generation: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 

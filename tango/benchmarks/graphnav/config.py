@@ -43,7 +43,6 @@ class GraphNavConfig:
     condition: str = "C3"
     agent: str = "program"
     recognition: str = "oracle"
-    program_source: str = "template"
     views: str = "auto"
     image_template: str = "{maze_name}/{x}_{y}_{heading}.png"
     sizes: list[int] = field(default_factory=list)
@@ -65,7 +64,6 @@ class GraphNavConfig:
             "agent": ("program", "random", "vlm"),
             "recognition": ("oracle", "clip"),
             "views": ("auto", "render", "dataset"),
-            "program_source": ("template",),
         }
         for key, allowed in choices.items():
             if getattr(self, key) not in allowed:

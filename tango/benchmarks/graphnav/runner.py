@@ -21,7 +21,7 @@ from tango.benchmarks.graphnav.generate import DatasetSpec, EpisodeGenConfig, ge
 from tango.benchmarks.graphnav.keygraph import KeyGraph, build_key_graph
 from tango.benchmarks.graphnav.maze import Maze, load_maze
 from tango.benchmarks.graphnav.metrics import failure_metrics
-from tango.benchmarks.graphnav.templates import template_program
+from tango.benchmarks.graphnav.templates import INSTRUCTIONS, template_program
 from tango.benchmarks.graphnav.views import (
     DatasetImageViews,
     NodeView,
@@ -108,8 +108,11 @@ class _LoadedMaze:
 class GraphNavRunner:
     """Plays episodes with the configured agent; keeps the current maze's renderer between episodes."""
 
-    def __init__(self, config: GraphNavConfig) -> None:
+    def __init__(self, config: GraphNavConfig, generator: dict[str, Any] | None = None) -> None:
         self.config = config
+        self.generator_config = dict(generator or {"name": "template"})
+        self._generator: Any = None
+        self._programs: dict[str, tuple[str, str, dict[str, Any] | None]] = {}
         self.condition = get_condition(config.condition)
         if config.recognition == "clip" and config.agent == "program":
             import open_clip  # noqa: F401  (imported before any GL context: a later import segfaults on llvmpipe)
@@ -120,7 +123,10 @@ class GraphNavRunner:
         return {
             "perception": {"name": f"graphnav-{self.config.recognition}", "views": self.config.views},
             "generator": {
-                "name": self.config.program_source if self.config.agent == "program" else self.config.agent
+                "name": self.generator_config.get("name", "template")
+                if self.config.agent == "program"
+                else self.config.agent,
+                "model": self.generator_config.get("model", "") if self.config.agent == "program" else "",
             },
             "controller": {"name": f"graphnav-{self.config.agent}", "condition": self.config.condition},
         }
@@ -162,8 +168,28 @@ class GraphNavRunner:
             factory: Any = lambda _env: OracleLandmarks()
         else:
             factory = _clip_factory(self.config, few_shot_examples(env))
-        agent = ProgramAgent(factory, self.config.program_source)
-        return env, agent.run(env, template_program(episode.task), trace_path)
+        text, source, record = self.program_for(episode.task)
+        outcome = ProgramAgent(factory, source).run(env, text, trace_path)
+        outcome.generation = record
+        return env, outcome
+
+    def program_for(self, task: str) -> tuple[str, str, dict[str, Any] | None]:
+        """(program text, source, generation record) for a task: the GraphNav template, or the configured
+        LLM generator's program for the task's instruction (the template when it gives none)."""
+        if self.generator_config.get("name", "template") == "template":
+            return template_program(task), "template", None
+        if task not in self._programs:
+            from tango.programs.generators import GeneratorConfig, make_generator
+
+            if self._generator is None:
+                self._generator = make_generator(GeneratorConfig.from_mapping(self.generator_config))
+            record = self._generator.generate("graphnav", INSTRUCTIONS[task])
+            if record.program is None:
+                log.info("generator gave no GraphNav program (%s); using the template", record.failure_reason)
+                self._programs[task] = (template_program(task), "template", record.to_dict())
+            else:
+                self._programs[task] = (record.program, record.program_source, record.to_dict())
+        return self._programs[task]
 
     def run(self, spec: EpisodeSpec, ctx: EpisodeContext) -> EpisodeResult:
         episode: Episode = episode_from_json(spec.payload["record"], spec.payload["task"], spec.episode_id)
@@ -192,6 +218,7 @@ def episode_result(
         metrics=metrics,
         num_steps=int(metrics["num_steps"]),
         failure_reason=None if env.state.success else outcome.failure_reason or "goal_not_reached",
+        generation=outcome.generation,
         llm_calls=outcome.llm_calls,
         prompt_tokens=outcome.prompt_tokens,
         completion_tokens=outcome.completion_tokens,
@@ -238,7 +265,7 @@ class GraphNavTask:
         ]
 
     def make_runner(self, cfg: dict[str, Any]) -> GraphNavRunner:
-        return GraphNavRunner(GraphNavConfig.from_dict(cfg.get("graphnav")))
+        return GraphNavRunner(GraphNavConfig.from_dict(cfg.get("graphnav")), cfg.get("generator"))
 
     def failure_metrics(self, spec: EpisodeSpec) -> dict[str, float]:
         return failure_metrics(spec.payload["task"])

@@ -1,4 +1,4 @@
-"""Template programs of the GraphNav toolbox, one per task (the offline default program source)."""
+"""Template programs of the GraphNav toolbox and the instruction an LLM generator gets, one per task."""
 
 from __future__ import annotations
 
@@ -16,6 +16,11 @@ goal = goal_place()
 navigate_to(goal)
 """
 
+INSTRUCTIONS = {
+    "repeated": "Go to the destination by repeating the explored route in the same direction.",
+    "reversed": "Go to the destination by travelling the explored route in the opposite direction.",
+    "shortcut": "Go to the destination by the shortest way you can infer.",
+}
 TEMPLATES = {"repeated": FOLLOW_EXPLORED, "reversed": FOLLOW_EXPLORED, "shortcut": SHORTCUT}
 
 
