@@ -46,6 +46,7 @@ class FakeTaskConfig:
 
     @classmethod
     def from_dict(cls, values: dict[str, Any]) -> FakeTaskConfig:
+        """From the `task` node; keys of other tasks' configs are ignored."""
         known = {f.name for f in fields(cls)}
         return cls(**{key: value for key, value in values.items() if key in known})
 
@@ -65,9 +66,11 @@ class FakeRunner:
         self.config = config
 
     def describe(self) -> dict[str, Any]:
+        """No perception, generator or controller: the fake task has none."""
         return {"perception": {"name": "none"}, "generator": {"name": "fake"}, "controller": {"name": "none"}}
 
     def run(self, spec: EpisodeSpec, ctx: EpisodeContext) -> EpisodeResult:
+        """Play the episode from its seed; raise for `fail_ids`, kill the process for `crash_ids`."""
         cfg = self.config
         rng = np.random.default_rng(ctx.seed)
         if spec.episode_id in cfg.crash_ids:
@@ -121,13 +124,14 @@ class FakeRunner:
         return {key: float(np.mean([subtask[key] for subtask in subtasks])) for key in keys}
 
     def close(self) -> None:
-        return None
+        """Nothing to release."""
 
 
 class FakeTask:
     """The TaskPlugin of `task=fake`."""
 
     def list_episodes(self, cfg: dict[str, Any]) -> list[EpisodeSpec]:
+        """`task.num_available` synthetic episodes, GOAT-like with `task.subtasks` > 0."""
         task = FakeTaskConfig.from_dict(cfg["task"])
         return [
             EpisodeSpec(
@@ -141,7 +145,9 @@ class FakeTask:
         ]
 
     def make_runner(self, cfg: dict[str, Any]) -> FakeRunner:
+        """A runner for this process."""
         return FakeRunner(FakeTaskConfig.from_dict(cfg["task"]))
 
     def failure_metrics(self, spec: EpisodeSpec) -> dict[str, float]:
+        """Navigation metrics of a failed episode."""
         return {"success": 0.0, "spl": 0.0, "soft_spl": 0.0}

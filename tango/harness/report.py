@@ -85,7 +85,8 @@ def render_report(summary: dict[str, Any], records: list[dict[str, Any]]) -> str
             "video",
         )
     )
-    rows = "".join(_episode_row(record) for record in records)
+    ordered = sorted(records, key=lambda record: str(record.get("episode_id")))
+    rows = "".join(_episode_row(record) for record in ordered)
     return (
         '<!DOCTYPE html><html><head><meta charset="utf-8">'
         f"<title>tango eval: {_e(summary.get('task'))}</title><style>{_STYLE}</style></head><body>"

@@ -85,6 +85,8 @@ def run_evaluation(
     """Run the configured task as DESIGN.md specifies; `config` is the full resolved config (dict).
 
     The progress bar goes to `console` (stderr by default), the final summary table to `table_console` (stdout).
+    `plugin` replaces the one named by `task.plugin` in this process only: pool workers always import
+    `task.plugin`, so pass an object only for tests or with one worker.
     """
     eval_cfg = EvalConfig.from_dict(dict(config["eval"]))
     task_cfg = config["task"]
