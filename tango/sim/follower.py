@@ -15,6 +15,7 @@ from tango.sim.habitat_sim import TangoSim
 from tango.sim.pose import forward_vector
 
 _LOOKAHEAD_CELLS = 60
+_LOOKAHEAD_STRIDE = 5
 
 
 class OracleGeodesicFollower:
@@ -52,7 +53,7 @@ class OracleGeodesicFollower:
         grid = self._sim.navgrid
         cells = grid.descent(position, self._goals, max_cells=_LOOKAHEAD_CELLS) or []
         target = cells[0] if cells else position
-        for candidate in reversed(cells):
+        for candidate in reversed(cells[::_LOOKAHEAD_STRIDE] + cells[-1:]):
             if grid.segment_navigable(position, candidate):
                 target = candidate
                 break

@@ -6,9 +6,12 @@ simulator type, the camera/motion settings of `EmbeddedSimConfig`, the dataset p
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from hydra.core.global_hydra import GlobalHydra
 from omegaconf import DictConfig, OmegaConf
 
 from tango.habitat_compat import ensure_habitat_importable
@@ -22,6 +25,8 @@ from habitat.config.default_structured_configs import (
     HabitatSimSemanticSensorConfig,
     SimulatorConfig,
 )
+from habitat.core.simulator import Simulator
+from habitat.sims import make_sim
 
 import tango.sim.habitat_sim  # noqa: F401  (registers TangoSim-v0 and the Tango look actions)
 
@@ -51,6 +56,25 @@ def split_of(data_path: Path) -> tuple[str, str]:
     return str(data_path.parent / "{split}.json.gz"), split
 
 
+@contextmanager
+def _beside_hydra() -> Iterator[None]:
+    """habitat-lab composes its configs with its own hydra instance; inside `python -m tango.eval` (itself a
+    hydra app) the global one is taken, so it is set aside for the call and put back after."""
+    global_hydra = GlobalHydra.instance()
+    saved = global_hydra.hydra
+    global_hydra.clear()
+    try:
+        yield
+    finally:
+        global_hydra.hydra = saved
+
+
+def habitat_benchmark_config(path: str = OBJECTNAV_BENCHMARK) -> DictConfig:
+    """habitat-lab's own benchmark config (read-only DictConfig), callable from inside a hydra app."""
+    with _beside_hydra():
+        return habitat.get_config(path)
+
+
 def objectnav_config(
     data_path: str | Path,
     scenes_dir: str | Path = "",
@@ -66,7 +90,7 @@ def objectnav_config(
     if not path.is_file():
         raise FileNotFoundError(f"{path}: ObjectNav dataset file not found")
     pattern, split = split_of(path)
-    config = habitat.get_config(OBJECTNAV_BENCHMARK)
+    config = habitat_benchmark_config()
     with read_write(config):
         hab = config.habitat
         hab.seed = seed
@@ -75,29 +99,47 @@ def objectnav_config(
         hab.dataset.split = split
         hab.dataset.scenes_dir = str(scenes_dir)
         hab.task.measurements.success.success_distance = success_distance
-        simulator = hab.simulator
-        simulator.forward_step_size = sim.forward_step
-        simulator.turn_angle = _integral(sim.turn_angle, "turn_angle")
-        simulator.habitat_sim_v0.allow_sliding = sim.allow_sliding
         for name in ("look_up", "look_down"):
             hab.task.actions[name].tilt_angle = _integral(sim.tilt_angle, "tilt_angle")
-        if sim.backend == "habitat":
-            if sim.scene_dataset_config:
-                simulator.scene_dataset = sim.scene_dataset_config
-            _configure_agent(simulator.agents.main_agent, sim)
-            return config
-        hab.task.actions.look_up.type = "TangoLookUpAction"
-        hab.task.actions.look_down.type = "TangoLookDownAction"
-        simulator = OmegaConf.merge(
-            OmegaConf.structured(TangoSimulatorConfig), OmegaConf.to_container(simulator, resolve=False)
-        )
-        simulator.type = "TangoSim-v0"
-        simulator.navgrid_resolution = sim.navgrid_resolution
-        simulator.navgrid_obstacle_height = sim.navgrid_obstacle_height
-        simulator.tilt_angle = sim.tilt_angle
-        _configure_agent(simulator.agents.main_agent, sim)
-        hab.simulator = simulator
+        if sim.backend == "embedded":
+            hab.task.actions.look_up.type = "TangoLookUpAction"
+            hab.task.actions.look_down.type = "TangoLookDownAction"
+        hab.simulator = _simulator_section(hab.simulator, sim)
     return config
+
+
+def _simulator_section(simulator: DictConfig, sim: EmbeddedSimConfig) -> DictConfig:
+    """habitat-lab's simulator section with our motion, camera and agent settings (TangoSim-v0 when embedded)."""
+    simulator.forward_step_size = sim.forward_step
+    simulator.turn_angle = _integral(sim.turn_angle, "turn_angle")
+    simulator.habitat_sim_v0.allow_sliding = sim.allow_sliding
+    if sim.backend == "habitat":
+        if sim.scene_dataset_config:
+            simulator.scene_dataset = sim.scene_dataset_config
+        _configure_agent(simulator.agents.main_agent, sim)
+        return simulator
+    simulator = OmegaConf.merge(
+        OmegaConf.structured(TangoSimulatorConfig), OmegaConf.to_container(simulator, resolve=False)
+    )
+    simulator.type = "TangoSim-v0"
+    simulator.navgrid_resolution = sim.navgrid_resolution
+    simulator.navgrid_obstacle_height = sim.navgrid_obstacle_height
+    simulator.tilt_angle = sim.tilt_angle
+    _configure_agent(simulator.agents.main_agent, sim)
+    return simulator
+
+
+def simulator_config(sim: EmbeddedSimConfig | None = None) -> DictConfig:
+    """Only the simulator section (for agents that drive the simulator without a habitat-lab task)."""
+    config = habitat_benchmark_config()
+    with read_write(config):
+        config.habitat.simulator = _simulator_section(config.habitat.simulator, sim or EmbeddedSimConfig())
+    return OmegaConf.create(OmegaConf.to_container(config.habitat.simulator, resolve=True))
+
+
+def make_simulator(config: DictConfig) -> Simulator:
+    """A habitat-lab Simulator of `config.type` (TangoSim-v0 or habitat-sim's Sim-v0) from a simulator section."""
+    return make_sim(id_sim=str(config.type), config=config)
 
 
 def make_objectnav_env(

@@ -129,7 +129,7 @@ class _Camera:
 
     renderer: Renderer
     offset: np.ndarray
-    mount_pitch: float
+    mount_pitch: float  # radians, habitat sensor orientation[0]
     uuids: dict[str, str]
     normalize_depth: bool
 
@@ -283,48 +283,44 @@ class TangoSim(Simulator):
     def _build_cameras(self) -> None:
         for camera in self._cameras:
             camera.renderer.release()
-        groups: dict[tuple[Any, ...], list[tuple[str, Any]]] = {}
+        groups: dict[tuple[Any, ...], dict[str, Any]] = {}
         for sensor_config in self._agent_config.sim_sensors.values():
             kind = _sensor_kind(sensor_config)
-            depth_range = (
-                (float(sensor_config.min_depth), float(sensor_config.max_depth)) if kind == "depth" else None
-            )
             key = (
                 int(sensor_config.width),
                 int(sensor_config.height),
                 float(sensor_config.hfov),
                 tuple(float(v) for v in sensor_config.position),
                 tuple(float(v) for v in sensor_config.orientation),
-                depth_range,
-                bool(sensor_config.get("normalize_depth", False)) if kind == "depth" else None,
             )
-            groups.setdefault(key, []).append((kind, sensor_config))
+            index = 0
+            while kind in groups.get((*key, index), {}):
+                index += 1  # a second sensor of the same kind on the same mount gets its own camera
+            groups.setdefault((*key, index), {})[kind] = sensor_config
         self._cameras = []
         sensors: list[Sensor] = []
-        assert self._scene is not None
-        for (width, height, hfov, position, orientation, depth_range, normalize), members in groups.items():
-            uuids: dict[str, str] = {}
-            for kind, sensor_config in members:
-                if kind in uuids:
-                    raise TangoSimError(
-                        f"two {kind} sensors on one camera: {uuids[kind]}, {sensor_uuid(sensor_config)}"
-                    )
-                uuids[kind] = sensor_uuid(sensor_config)
-                sensors.append(_SENSOR_CLASSES[kind](sensor_config))
-            near, far = depth_range if depth_range is not None else (0.0, 1000.0)
+        scene = self.scene
+        for (width, height, hfov, position, orientation, _), members in groups.items():
+            depth = members.get("depth")
+            near, far = (
+                (float(depth.min_depth), float(depth.max_depth)) if depth is not None else (0.0, 1000.0)
+            )
+            sensors.extend(_SENSOR_CLASSES[kind](config) for kind, config in members.items())
             renderer = Renderer(
-                self._scene.mesh,
+                scene.mesh,
                 width,
                 height,
                 hfov,
                 near,
                 far,
-                sensors=tuple(uuids),
+                sensors=tuple(members),
                 ctx=self._ctx,
                 depth_out_of_range="clip",
             )
+            uuids = {kind: sensor_uuid(config) for kind, config in members.items()}
+            normalize = bool(depth.get("normalize_depth", False)) if depth is not None else False
             offset = np.asarray(position, dtype=np.float64)
-            self._cameras.append(_Camera(renderer, offset, orientation[0], uuids, bool(normalize)))
+            self._cameras.append(_Camera(renderer, offset, orientation[0], uuids, normalize))
         self._sensor_suite = SensorSuite(sensors)
 
     # --- habitat-lab Simulator API ---------------------------------------------------------------------------
@@ -493,7 +489,7 @@ class TangoSim(Simulator):
     def camera_pose(self, camera_index: int = 0) -> np.ndarray:
         """4x4 world-from-camera of a camera (OpenGL convention), for the agent's Observation."""
         camera = self._cameras[camera_index]
-        pose = camera_pose(self._position, self._yaw, self._pitch + np.deg2rad(camera.mount_pitch))
+        pose = camera_pose(self._position, self._yaw, self._pitch + camera.mount_pitch)
         pose[:3, 3] += yaw_rotation(self._yaw) @ camera.offset
         return pose
 

@@ -1,8 +1,10 @@
 """Navigability grid at floor level and geodesic distances on it by fast marching (scikit-fmm).
 
 A cell is navigable when there is floor under it and no geometry between `obstacle_min_height` above the floor
-and the agent's height within the agent's radius. Only the largest connected region (island) is kept by default,
-so sampled points and goals are mutually reachable.
+and the agent's height within the agent's radius. Passages narrower than `min_passage_cells` cells of free
+centre line are closed (a morphological opening): an agent with quantised headings cannot thread a gap that
+leaves it no lateral tolerance. Only the largest connected region (island) is kept by default, so sampled
+points and goals are mutually reachable.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ class NavGridConfig:
     agent_height: float = 1.5
     obstacle_min_height: float = 0.1
     floor_tolerance: float = 0.1
+    min_passage_cells: int = 3
     largest_island_only: bool = True
 
 
@@ -82,6 +85,9 @@ class NavGrid:
         blocked = obstacles | ~floor
         clearance = ndimage.distance_transform_edt(~blocked) * res
         navigable = clearance > config.agent_radius
+        if config.min_passage_cells > 1:
+            square = np.ones((config.min_passage_cells, config.min_passage_cells), dtype=bool)
+            navigable = ndimage.binary_opening(navigable, structure=square)
         if config.largest_island_only:
             labels, count = ndimage.label(navigable, structure=np.ones((3, 3)))
             if count == 0:
