@@ -247,7 +247,9 @@ def test_stale_default_dataset_is_regenerated(tmp_path: Path, monkeypatch: pytes
     root = tmp_path / "synthetic-v1"
     root.mkdir()
     (root / STAMP_FILE).write_text(json.dumps({"format": "tango-synthetic/0"}))
+    (tmp_path / ".synthetic-v1.partial-killed").mkdir()
     assert default_dataset.ensure_default_dataset(tmp_path) == root
+    assert not (tmp_path / ".synthetic-v1.partial-killed").exists()
     stamp = read_stamp(root)
     assert stamp is not None and stamp["num_scenes"] == 1
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import fcntl
 import logging
 import os
+import shutil
 from dataclasses import asdict
 from pathlib import Path
 
@@ -50,9 +51,17 @@ def ensure_default_dataset(cache_dir: str | os.PathLike[str] | None = None) -> P
     with open(root.parent / f".{DEFAULT_NAME}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # one generator at a time; the others then find it current
         if not is_current(root, DEFAULT_CONFIG):
+            _remove_leftovers(root)
             LOG.info("generating the default synthetic dataset into %s (once)", root)
             generate_dataset(root, DEFAULT_CONFIG, overwrite=True)
     return root
+
+
+def _remove_leftovers(root: Path) -> None:
+    """Delete temporary folders of generations that were killed before they could clean up (lock held)."""
+    for pattern in (f".{root.name}.partial-*", f".{root.name}.old-*"):
+        for leftover in root.parent.glob(pattern):
+            shutil.rmtree(leftover, ignore_errors=True)
 
 
 def _jsonable(value: object) -> object:
