@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import cast
 
 from hydra.core.global_hydra import GlobalHydra
 from omegaconf import DictConfig, OmegaConf
@@ -118,8 +119,11 @@ def _simulator_section(simulator: DictConfig, sim: EmbeddedSimConfig) -> DictCon
             simulator.scene_dataset = sim.scene_dataset_config
         _configure_agent(simulator.agents.main_agent, sim)
         return simulator
-    simulator = OmegaConf.merge(
-        OmegaConf.structured(TangoSimulatorConfig), OmegaConf.to_container(simulator, resolve=False)
+    simulator = cast(
+        DictConfig,
+        OmegaConf.merge(
+            OmegaConf.structured(TangoSimulatorConfig), OmegaConf.to_container(simulator, resolve=False)
+        ),
     )
     simulator.type = "TangoSim-v0"
     simulator.navgrid_resolution = sim.navgrid_resolution
@@ -134,7 +138,7 @@ def simulator_config(sim: EmbeddedSimConfig | None = None) -> DictConfig:
     config = habitat_benchmark_config()
     with read_write(config):
         config.habitat.simulator = _simulator_section(config.habitat.simulator, sim or EmbeddedSimConfig())
-    return OmegaConf.create(OmegaConf.to_container(config.habitat.simulator, resolve=True))
+    return cast(DictConfig, OmegaConf.create(OmegaConf.to_container(config.habitat.simulator, resolve=True)))
 
 
 def make_simulator(config: DictConfig) -> Simulator:
