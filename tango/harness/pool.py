@@ -13,6 +13,8 @@ import logging
 import multiprocessing
 import os
 import signal
+import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
@@ -27,6 +29,7 @@ log = logging.getLogger(__name__)
 
 INFLIGHT_DIR = ".inflight"
 MAX_CRASHES_PER_EPISODE = 2
+PARENT_POLL_S = 0.5
 
 _worker: EpisodeWorker | None = None
 
@@ -36,7 +39,15 @@ def _init_worker(job: EpisodeJob) -> None:
     global _worker
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     signal.signal(signal.SIGTERM, _on_terminate)
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
     _worker = EpisodeWorker(job)
+
+
+def _exit_with_parent(parent_pid: int) -> None:
+    """Watchdog thread: end this worker once the run process is gone (e.g. SIGKILLed), so no orphan lingers."""
+    while os.getppid() == parent_pid:
+        time.sleep(PARENT_POLL_S)
+    os._exit(1)
 
 
 def _on_terminate(signum: int, frame: object) -> None:
