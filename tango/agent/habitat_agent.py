@@ -1,0 +1,232 @@
+"""The real Habitat agent behind the built-in primitives: simulator session, maps, navigation and perception.
+
+Every environment action goes through `_act`, which charges the episode budget, steps the simulator and fuses
+the new observation into the maps, the perception memory and the frame sink. Objects the agent detects are
+remembered for the whole episode (GOAT subtasks share them), keyed by the detector's own instance key.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from tango.agent.api import GoalImage, ObjectHandle, Position
+from tango.agent.observation import Observation
+from tango.agent.sim_session import SimSession
+from tango.harness.episode import FrameSink
+from tango.mapping.value_map import ValueMap
+from tango.navigation.actions import STOP, TURN_LEFT
+from tango.navigation.navigator import Navigator
+from tango.perception.build import PerceptionBundle
+from tango.perception.description import OracleDescriptionScorer
+from tango.perception.detections import Detections, normalise_label
+from tango.programs.budget import Budget
+
+LOG = logging.getLogger(__name__)
+IMAGE_GOAL_LABEL = "image goal"
+
+
+@dataclass
+class AgentSettings:
+    """Behaviour of the agent's primitives; distances in metres."""
+
+    reach_distance: float = 0.8
+    max_navigate_steps: int = 250
+    scan_turns: int = 12
+    min_detection_score: float = 0.0
+    merge_distance: float = 0.4
+    description_min_similarity: float = 0.25
+
+
+class HabitatAgent:
+    """Implements `tango.agent.api.HabitatAgentAPI` for one episode (all subtasks of a GOAT episode)."""
+
+    def __init__(
+        self,
+        session: SimSession,
+        first_observation: Observation,
+        navigator: Navigator,
+        perception: PerceptionBundle,
+        budget: Budget,
+        frames: FrameSink,
+        settings: AgentSettings | None = None,
+        on_stop: Callable[[], None] | None = None,
+        current_line: Callable[[], str] | None = None,
+    ) -> None:
+        self.session = session
+        self.navigator = navigator
+        self.perception = perception
+        self.budget = budget
+        self.frames = frames
+        self.settings = settings or AgentSettings()
+        self.on_stop = on_stop
+        self.current_line = current_line or (lambda: "")
+        self.remembered: dict[str, ObjectHandle] = {}
+        self.prompt = ""
+        self.stops = 0
+        self.obs = first_observation
+        self._ingest(first_observation)
+
+    # --- the HabitatAgentAPI -------------------------------------------------------------------------------
+
+    @property
+    def steps_used(self) -> int:
+        return self.budget.steps
+
+    def explore_step(self) -> bool:
+        action = self.navigator.next_action_explore()
+        if action is None:
+            return False
+        self._act(action)
+        return True
+
+    def detect(self, label: str) -> list[ObjectHandle]:
+        self._set_prompt(label)
+        detections = self.perception.detector.detect(self.obs, [label])
+        seen = self._remember(detections.above(self.settings.min_detection_score).with_points(), label)
+        earlier = [h for key, h in self.remembered.items() if h.label == label and key not in seen]
+        return self._rank(list(seen.values())) + self._rank(earlier)
+
+    def match_image(self, image: GoalImage) -> list[ObjectHandle]:
+        self._set_prompt("object")
+        result = self.perception.matcher.match(image.pixels, self.obs.rgb)
+        if result.matched:
+            point = self.navigator.target_from_detection(box=_central_box(self.obs))
+            if point is not None:
+                handle = ObjectHandle(IMAGE_GOAL_LABEL, _position(point), float(result.score), IMAGE_GOAL_LABEL)
+                self.remembered[IMAGE_GOAL_LABEL] = handle
+        remembered = self.remembered.get(IMAGE_GOAL_LABEL)
+        return [remembered] if remembered is not None else []
+
+    def match_description(self, description: str) -> list[ObjectHandle]:
+        self._set_prompt(description)
+        label = self._described_category(description)
+        detections = self.perception.detector.detect(self.obs, [label]).with_points()
+        if len(detections):
+            scores = self.perception.description.score(self.obs, description, detections)
+            keep = np.flatnonzero(scores >= self._description_threshold(description, label))
+            self._remember(detections.select(keep), description, scores[keep])
+        return self.recall(description)
+
+    def navigate_to(self, target: ObjectHandle | Position) -> bool:
+        point = np.asarray(target.position if isinstance(target, ObjectHandle) else target, dtype=np.float64)
+        for _ in range(self.settings.max_navigate_steps):
+            action = self.navigator.next_action_to(point, self.settings.reach_distance)
+            if action == STOP:
+                return True
+            if self.navigator.fmm.unreachable:
+                return False
+            self._act(action)
+        return False
+
+    def answer(self, question: str) -> str:
+        return str(self.perception.answerer.answer(self.obs, question))
+
+    def classify_room(self) -> str:
+        return str(self.perception.room.classify(self.obs))
+
+    def look_around(self) -> None:
+        for _ in range(self.settings.scan_turns):
+            self._act(TURN_LEFT)
+
+    def turn_left(self) -> None:
+        self._act("turn_left")
+
+    def turn_right(self) -> None:
+        self._act("turn_right")
+
+    def look_up(self) -> None:
+        self._act("look_up")
+
+    def look_down(self) -> None:
+        self._act("look_down")
+
+    def stop(self) -> None:
+        self.stops += 1
+        if self.on_stop is not None:
+            self.on_stop()
+
+    def recall(self, target: str) -> list[ObjectHandle]:
+        label = normalise_label(target)
+        remembered = {h.object_id: h for h in self.remembered.values() if normalise_label(h.label) == label}
+        if self.perception.scene is not None:
+            for entry in self.perception.memory.of_category(label):
+                key = f"{label}#{entry.object.id}"
+                remembered.setdefault(key, ObjectHandle(label, _position(entry.last_point), 1.0, key))
+        return self._rank(list(remembered.values()))
+
+    # --- internals -------------------------------------------------------------------------------------------
+
+    def _act(self, action: str) -> None:
+        self.budget.charge_steps(1)
+        self.obs = self.session.step(action)
+        self._ingest(self.obs)
+
+    def _ingest(self, obs: Observation) -> None:
+        """Fuse one frame: perception memory, obstacle/explored map, value map for the current prompt, video."""
+        self.perception.observe(obs)
+        scores = self.perception.scorer.score(obs, [self.prompt]) if self.prompt else None
+        self.navigator.update(obs, scores)
+        if self.frames.enabled:
+            self.frames.add(obs.rgb, obs.depth, None, self.current_line())
+
+    def _set_prompt(self, prompt: str) -> None:
+        """A new search target starts a fresh value map (values of the previous target do not carry over)."""
+        if prompt != self.prompt:
+            self.prompt = prompt
+            self.navigator.value_map = ValueMap(1, self.navigator.config.map)
+
+    def _remember(
+        self, detections: Detections, label: str, scores: np.ndarray | None = None
+    ) -> dict[str, ObjectHandle]:
+        """Store detections under a stable key: the oracle's instance id, else the nearest earlier one."""
+        current: dict[str, ObjectHandle] = {}
+        scores = detections.scores if scores is None else scores
+        for i in range(len(detections)):
+            point = detections.points[i]
+            instance = int(detections.instance_ids[i])
+            key = f"{label}#{instance}" if instance >= 0 else self._key_near(label, point)
+            handle = ObjectHandle(label, _position(point), float(scores[i]), key)
+            self.remembered[key] = handle
+            current[key] = handle
+        return current
+
+    def _described_category(self, description: str) -> str:
+        """The detector query for a description: the longest category seen so far that it names, else the text."""
+        words = f" {normalise_label(description)} "
+        named = [c for c in self.perception.memory.categories() if f" {normalise_label(c)} " in words]
+        return max(named, key=len) if named else description
+
+    def _description_threshold(self, description: str, category: str) -> float:
+        """Oracle scores are similarity + satisfied constraints: demand every constraint the text states."""
+        scorer = self.perception.description
+        if isinstance(scorer, OracleDescriptionScorer):
+            parsed = scorer.parse(description, category)
+            return float(len(parsed.attributes) + bool(parsed.room) + len(parsed.relations))
+        return self.settings.description_min_similarity
+
+    def _key_near(self, label: str, point: np.ndarray) -> str:
+        for key, handle in self.remembered.items():
+            if handle.label == label and np.linalg.norm(np.asarray(handle.position) - point) < self.settings.merge_distance:
+                return key
+        return f"{label}@{len(self.remembered)}"
+
+    def _rank(self, handles: list[ObjectHandle]) -> list[ObjectHandle]:
+        """Best score first, nearer first among equals."""
+        here = self.obs.agent_position
+        return sorted(handles, key=lambda h: (-h.score, float(np.linalg.norm(np.asarray(h.position) - here))))
+
+
+def _position(point: Any) -> Position:
+    x, y, z = (float(v) for v in np.asarray(point).reshape(3))
+    return (x, y, z)
+
+
+def _central_box(obs: Observation) -> np.ndarray:
+    """The middle third of the frame, where a matched goal view puts its object."""
+    h, w = obs.height, obs.width
+    return np.array([w / 3.0, h / 3.0, 2.0 * w / 3.0, 2.0 * h / 3.0])
