@@ -123,25 +123,30 @@ class PluginError(RuntimeError):
     """The task's plugin path is missing, cannot be imported, or does not implement TaskPlugin."""
 
 
-def load_plugin(path: str | None, task_name: str) -> TaskPlugin:
-    """Import `module:attribute` and return the plugin (a class is instantiated without arguments)."""
+def import_attribute(path: str | None, task_name: str, key: str) -> Any:
+    """The object a `package.module:attribute` config value names; PluginError naming the task and key if not."""
     if not path:
         raise PluginError(
-            f"task {task_name!r} has no runner wired (configs/task/{task_name}.yaml: set `plugin: module:attribute`)"
+            f"task {task_name!r} has no runner wired (configs/task/{task_name}.yaml: set `{key}: module:attribute`)"
         )
     module_name, _, attribute = path.partition(":")
     if not attribute:
-        raise PluginError(f"task {task_name!r}: plugin {path!r} must look like 'package.module:attribute'")
+        raise PluginError(f"task {task_name!r}: {key} {path!r} must look like 'package.module:attribute'")
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
         raise PluginError(
-            f"task {task_name!r}: cannot import plugin module {module_name!r}: {error}"
+            f"task {task_name!r}: cannot import {key} module {module_name!r}: {error}"
         ) from error
     try:
-        plugin = getattr(module, attribute)
+        return getattr(module, attribute)
     except AttributeError as error:
         raise PluginError(f"task {task_name!r}: module {module_name!r} has no {attribute!r}") from error
+
+
+def load_plugin(path: str | None, task_name: str) -> TaskPlugin:
+    """Import `module:attribute` and return the plugin (a class is instantiated without arguments)."""
+    plugin = import_attribute(path, task_name, "plugin")
     if isinstance(plugin, type):
         plugin = plugin()
     if not isinstance(plugin, TaskPlugin):
