@@ -26,9 +26,14 @@ class MazeAgentBackend:
     """State of one trip as the agent knows it: its graph, where it thinks it is and which way it faces."""
 
     def __init__(
-        self, env: GraphNavEnv, recognizer: LandmarkRecognizer, budget: Budget | None = None
+        self,
+        env: GraphNavEnv,
+        recognizer: LandmarkRecognizer,
+        budget: Budget | None = None,
+        max_localize_moves: int = 3,
     ) -> None:
         self.env = env
+        self.max_localize_moves = max_localize_moves
         self.recognizer = recognizer
         self.budget = budget
         self.graph = CognitiveGraph()
@@ -48,16 +53,34 @@ class MazeAgentBackend:
         return len(self.graph.edges)
 
     def localize(self) -> str | None:
-        """Match the current view against the graph; sets and returns the current place."""
+        """Match the current view against the graph; sets and returns the current place.
+
+        When several places look alike from here, the agent walks through an open corridor (at most
+        max_localize_moves times) and keeps the hypotheses that also explain what it sees next.
+        """
         reading = self.recognizer.read_view(self.env.observe())
-        found = self.graph.localize(reading)
-        if found is None:
+        hypotheses = self.graph.candidates(reading)
+        for _ in range(self.max_localize_moves):
+            if len(hypotheses) <= 1 or self.done:
+                break
+            slot = next((s for s, content in zip(SLOTS, reading) if content is not None), None)
+            if slot is None or not self._step(slot):
+                break
+            reading = self.recognizer.read_view(self.env.observe())
+            hypotheses = self.graph.advance(hypotheses, slot, reading)
+        if not hypotheses:
             log.info("localisation failed for reading %s", reading)
             return None
-        self.place, self.heading = found
+        self.place, self.heading = hypotheses[0]
         self.graph.observe(self.place, self.heading, reading)
         self.place = self.graph.resolve(self.place)
         return self.place
+
+    def _step(self, slot: str) -> bool:
+        """One environment action, charged to the program's step budget; True when the agent moved."""
+        if self.budget is not None:
+            self.budget.charge_steps()
+        return self.env.step(self.env.condition.token_of(slot)).moved
 
     def goal_place(self) -> str:
         """The place whose landmark the destination image shows (the exploration start if none matches)."""
@@ -68,18 +91,15 @@ class MazeAgentBackend:
         """Take one action; on a move, update place, heading and the graph from the new view."""
         if self.done or self.place is None:
             return False
-        if self.budget is not None:
-            self.budget.charge_steps()
         direction = (self.heading + SLOT_OFFSETS[slot]) % 4
-        result = self.env.step(self.env.condition.token_of(slot))
-        if not result.moved:
+        if not self._step(slot):
             self.graph.edges.setdefault(self.place, {})[direction] = None
             return False
-        reading = self.recognizer.read_view(result.view)
+        reading = self.recognizer.read_view(self.env.observe())
         target = self.graph.neighbors(self.place).get(direction)
         if target is None:
-            found = self.graph.localize(reading)
-            target = found[0] if found is not None else f"unknown{self.env.num_steps}"
+            found = self.graph.candidates(reading)
+            target = found[0][0] if found else f"unknown{self.env.num_steps}"
         self.place = self.graph.resolve(target)
         self.heading = (direction + 2) % 4 if is_dead_end_view(reading) else direction
         self.graph.observe(self.place, self.heading, reading)

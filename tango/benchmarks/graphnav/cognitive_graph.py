@@ -98,15 +98,33 @@ class CognitiveGraph:
                 return None
         return score
 
-    def localize(self, reading: Reading) -> tuple[str, int] | None:
-        """The visited (place, heading) that best explains a reading, or None."""
-        best: tuple[int, str, int] | None = None
+    def candidates(self, reading: Reading) -> list[tuple[str, int]]:
+        """The visited (place, heading) pairs that explain a reading best (several when it is ambiguous)."""
+        scored = []
         for place in sorted(self.visited):
             for heading in range(4):
                 score = self.matches(place, heading, reading)
-                if score is not None and (best is None or score > best[0]):
-                    best = (score, place, heading)
-        return None if best is None else (best[1], best[2])
+                if score is not None:
+                    scored.append((score, place, heading))
+        best = max((score for score, _, _ in scored), default=None)
+        return [(place, heading) for score, place, heading in scored if score == best]
+
+    def advance(
+        self, hypotheses: list[tuple[str, int]], slot: str, reading: Reading
+    ) -> list[tuple[str, int]]:
+        """The hypotheses that survive a move through slot followed by reading (best-scoring ones only)."""
+        scored = []
+        for place, heading in hypotheses:
+            direction = (heading + SLOT_OFFSETS[slot]) % 4
+            target = self.neighbors(place).get(direction)
+            if target is None:
+                continue
+            arrived = (direction + 2) % 4 if is_dead_end_view(reading) else direction
+            score = self.matches(target, arrived, reading)
+            if score is not None:
+                scored.append((score, target, arrived))
+        best = max((score for score, _, _ in scored), default=None)
+        return [(place, heading) for score, place, heading in scored if score == best]
 
     def plan(self, place: str, heading: int, goal: str) -> list[tuple[str, str]] | None:
         """Shortest sequence of (slot, place) moves from (place, heading) to goal, never stepping backwards."""
