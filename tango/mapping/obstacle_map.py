@@ -11,12 +11,15 @@ from tango.mapping.frontiers import detect_frontiers
 from tango.mapping.geometry import MapGrid, camera_yaw, depth_to_world_points
 
 RAY_STEP_PX = 0.5
+THICKEN_KERNEL = np.ones((3, 3), np.uint8)
 
 
 class ObstacleMap:
-    """Obstacles from depth points in a height band; navigable = not (obstacles dilated by the agent radius);
-    explored = cells swept by field-of-view rays up to max depth, stopping where the map stops being navigable
-    (the inflated walls leave no gaps for rays to slip through; the agent's own inflation radius never blocks).
+    """Obstacles from depth points in a height band; navigable = not (obstacles dilated by a disk of the agent's
+    diameter, int(2 r ppm) rounded up to odd pixels, as VLFM's square kernel but round so that corners of
+    furniture do not close passages);
+    explored = cells swept by field-of-view rays up to max depth, stopping one pixel short of an obstacle (the
+    obstacles are thickened by one pixel so rays cannot slip through gaps between sparse far-away points).
 
     Every update touches only the window that the frame can see, so its cost does not grow with the map size.
     """
@@ -27,10 +30,11 @@ class ObstacleMap:
         size = self.config.size_px
         self.obstacles = np.zeros((size, size), dtype=bool)
         self.navigable = np.ones((size, size), dtype=bool)
+        self._ray_blocking = np.zeros((size, size), dtype=bool)
         self.explored = np.zeros((size, size), dtype=bool)
         kernel = int(self.config.pixels_per_meter * self.config.agent_radius * 2)
         kernel += int(kernel % 2 == 0)
-        self._kernel = np.ones((kernel, kernel), np.uint8)
+        self._kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel, kernel))
         self.version = 0
         self._frontier_cache: tuple[int, np.ndarray] | None = None
 
@@ -78,12 +82,14 @@ class ObstacleMap:
         src_top, src_bottom = max(0, top - pad), min(size, bottom + pad)
         src_left, src_right = max(0, left - pad), min(size, right + pad)
         window = self.obstacles[src_top:src_bottom, src_left:src_right].astype(np.uint8)
+        inner = (slice(top - src_top, bottom - src_top), slice(left - src_left, right - src_left))
         dilated = cv2.dilate(window, self._kernel, borderType=cv2.BORDER_CONSTANT, borderValue=(0,))
-        inner = dilated[top - src_top : bottom - src_top, left - src_left : right - src_left]
-        self.navigable[top:bottom, left:right] = inner == 0
+        self.navigable[top:bottom, left:right] = dilated[inner] == 0
+        thickened = cv2.dilate(window, THICKEN_KERNEL, borderType=cv2.BORDER_CONSTANT, borderValue=(0,))
+        self._ray_blocking[top:bottom, left:right] = thickened[inner] > 0
 
     def reveal(self, camera_pose: np.ndarray, hfov_deg: float) -> None:
-        """Mark as explored the cells that rays across the horizontal field of view reach before leaving free space."""
+        """Mark as explored the cells that rays across the horizontal field of view reach before an obstacle."""
         origin = self.grid.world_to_pixel(camera_pose[:3, 3][None])[0].astype(np.float64)
         max_len = self.config.max_depth * self.config.pixels_per_meter
         half_fov = np.deg2rad(hfov_deg) / 2.0
@@ -96,8 +102,7 @@ class ObstacleMap:
         size = self.config.size_px
         inside = (rows >= 0) & (rows < size) & (cols >= 0) & (cols < size)
         blocked = ~inside
-        blocked[inside] = ~self.navigable[rows[inside], cols[inside]]
-        blocked[:, steps <= self.inflation_px] &= ~inside[:, steps <= self.inflation_px]
+        blocked[inside] = self._ray_blocking[rows[inside], cols[inside]]
         first_block = np.where(blocked.any(axis=1), blocked.argmax(axis=1), steps.size)
         seen = np.arange(steps.size)[None, :] < first_block[:, None]
         if seen.any():

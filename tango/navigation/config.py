@@ -29,8 +29,11 @@ class ExploreConfig:
 
     scan_turns: int = 12
     frontier_switch_margin: float = 0.05
+    frontier_switch_distance: float = 1.0
     frontier_reached_distance: float = 0.5
-    max_steps_per_frontier: int = 60
+    frontier_patience: int = 20
+    max_steps_per_frontier: int = 150
+    frontier_progress: float = 0.1
 
 
 @dataclass

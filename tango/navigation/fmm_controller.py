@@ -49,12 +49,14 @@ class FmmController:
         """Forget the plan, the collision count and the recovery queue (new episode or new goal)."""
         self._field: DistanceField | None = None
         self._goal: np.ndarray | None = None
+        self._goal_radius_px = 0
         self._last_position: np.ndarray | None = None
         self._last_action: str | None = None
         self._collisions = 0
         self._recovery: list[str] = []
         self.unreachable = False
         self.replans = 0
+        self.remaining_distance = float("inf")
 
     def act(
         self, position: np.ndarray, yaw: float, goal: np.ndarray, omap: ObstacleMap, stop_radius: float
@@ -66,7 +68,7 @@ class FmmController:
             return self._emit(STOP, position)
         if self._recovery:
             return self._emit(self._recovery.pop(0), position)
-        waypoint = self._waypoint(position, goal, omap)
+        waypoint = self._waypoint(position, goal, omap, stop_radius)
         if waypoint is None:
             return self._emit(self._random_turn(), position)
         error = wrap_angle(heading_to(position, waypoint) - yaw)
@@ -101,15 +103,19 @@ class FmmController:
             self._collisions = 0
             LOG.debug("stuck at %s: recovering with %s", position, self._recovery)
 
-    def _waypoint(self, position: np.ndarray, goal: np.ndarray, omap: ObstacleMap) -> np.ndarray | None:
+    def _waypoint(
+        self, position: np.ndarray, goal: np.ndarray, omap: ObstacleMap, stop_radius: float
+    ) -> np.ndarray | None:
         """A point along the planned path within the lookahead and in line of sight; the goal itself when near."""
         grid = omap.grid
         start = grid.world_to_pixel(position[None])[0]
         if not grid.in_bounds(start[None])[0]:
             return None
-        if self._needs_plan(start, goal, omap):
-            self._plan(start, goal, omap)
+        goal_radius_px = max(1, int(stop_radius * grid.pixels_per_meter))
+        if self._needs_plan(start, goal, goal_radius_px, omap):
+            self._plan(start, goal, goal_radius_px, omap)
         assert self._field is not None
+        self.remaining_distance = self._field.at(start) / grid.pixels_per_meter
         lookahead_px = max(1, int(self.config.lookahead * grid.pixels_per_meter))
         path = self._field.descend(start, max_cells=2 * lookahead_px)
         if len(path) < 2:
@@ -129,8 +135,12 @@ class FmmController:
                 best = cell
         return grid.pixel_to_world(best[None].astype(float), float(position[1]))[0]
 
-    def _needs_plan(self, start: np.ndarray, goal: np.ndarray, omap: ObstacleMap) -> bool:
+    def _needs_plan(
+        self, start: np.ndarray, goal: np.ndarray, goal_radius_px: int, omap: ObstacleMap
+    ) -> bool:
         if self._field is None or self._goal is None or planar_distance(goal, self._goal) > 0.05:
+            return True
+        if goal_radius_px != self._goal_radius_px:
             return True
         if not np.isfinite(self._field.at(start)):
             return True
@@ -141,7 +151,9 @@ class FmmController:
         near_start = np.hypot(*(path[1:] - start).T) <= omap.inflation_px + 1 if len(path) > 1 else free
         return bool(np.any(~free & ~near_start))
 
-    def _plan(self, start: np.ndarray, goal: np.ndarray, omap: ObstacleMap) -> None:
+    def _plan(self, start: np.ndarray, goal: np.ndarray, goal_radius_px: int, omap: ObstacleMap) -> None:
+        """Distance field to the cells within the stop radius of the goal (so goals inside furniture are
+        reached from its edge); to the reachable cell nearest the goal when none of them can be reached."""
         grid = omap.grid
         goal_px = np.clip(grid.world_to_pixel(goal[None])[0], 0, grid.size - 1)
         rows, cols = [start[0], goal_px[0]], [start[1], goal_px[1]]
@@ -155,7 +167,7 @@ class FmmController:
         traversable = omap.navigable[r0:r1, c0:c1].copy()
         local_start, local_goal = start - [r0, c0], goal_px - [r0, c0]
         traversable |= disk(traversable.shape, local_start, omap.inflation_px + 1)
-        goal_cells = disk(traversable.shape, local_goal, 1)
+        goal_cells = disk(traversable.shape, local_goal, goal_radius_px)
         field = distance_field(traversable, goal_cells, r0, c0)
         self.unreachable = not np.isfinite(field.at(start))
         if self.unreachable:
@@ -165,4 +177,5 @@ class FmmController:
             field = distance_field(traversable, disk(traversable.shape, nearest, 1), r0, c0)
         self._field = field
         self._goal = goal.copy()
+        self._goal_radius_px = goal_radius_px
         self.replans += 1

@@ -40,7 +40,7 @@ def test_explored_cone_stops_at_the_wall_and_respects_the_fov() -> None:
     assert omap.explored[130, 100]  # straight ahead, 1.5 m
     assert omap.explored[140, 120]  # 27 deg off-axis
     assert not omap.explored[130, 135]  # 49 deg off-axis: outside the 45 deg half-FOV
-    assert omap.explored[156, 100] and not omap.explored[157, 100]  # stops at the inflated wall (3 px)
+    assert omap.explored[158, 100] and not omap.explored[159, 100]  # stops one pixel short of the wall
     assert not omap.explored[165, 100]  # behind the wall
     assert not omap.explored[90, 100]  # behind the camera
 

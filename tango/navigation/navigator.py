@@ -1,0 +1,149 @@
+"""The agent's navigation facade: maps updated from observations, initial 360-degree scan, frontier
+exploration, navigation to 3D points, detection-to-point, and recall from the feature memory."""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+
+from tango.agent.observation import Observation
+from tango.mapping.feature_memory import FeatureMemory, RecallResult
+from tango.mapping.obstacle_map import ObstacleMap
+from tango.mapping.value_map import ValueMap
+from tango.navigation.actions import STOP, TURN_LEFT
+from tango.navigation.config import AgentConfig
+from tango.navigation.explorer import FrontierSelector
+from tango.navigation.fmm_controller import FmmController, planar_distance
+from tango.navigation.pointnav_controller import PointNavController
+from tango.navigation.pointnav_net import PointNavPolicy
+from tango.navigation.targets import detection_point
+
+LOG = logging.getLogger(__name__)
+CONTROLLERS = ("fmm", "pointnav")
+
+
+class Navigator:
+    """Call `update(obs, ...)` once per step, then one of `next_action_explore()` / `next_action_to(point)`."""
+
+    def __init__(
+        self,
+        config: AgentConfig | None = None,
+        num_prompts: int = 1,
+        embedding_dim: int = 0,
+        pointnav_policy: PointNavPolicy | None = None,
+    ) -> None:
+        self.config = config or AgentConfig()
+        nav = self.config.navigation
+        if nav.controller not in CONTROLLERS:
+            raise ValueError(
+                f"agent.navigation.controller must be one of {CONTROLLERS}, got {nav.controller!r}"
+            )
+        self.num_prompts = num_prompts
+        self.embedding_dim = embedding_dim
+        self.fmm = FmmController(nav)
+        self.pointnav: PointNavController | None = None
+        if nav.controller == "pointnav":
+            mcfg = self.config.map
+            self.pointnav = PointNavController(nav, mcfg.min_depth, mcfg.max_depth, pointnav_policy)
+        self.frontiers = FrontierSelector(self.config.explore)
+        self.reset()
+
+    def reset(self) -> None:
+        """Fresh maps and memory, a pending 360-degree scan, no goal (call at each episode start)."""
+        self.obstacle_map = ObstacleMap(self.config.map)
+        self.value_map = ValueMap(self.num_prompts, self.config.map)
+        self.memory = (
+            FeatureMemory(self.obstacle_map.grid, self.embedding_dim) if self.embedding_dim else None
+        )
+        self.last_obs: Observation | None = None
+        self.scan_remaining = self.config.explore.scan_turns
+        self.frontiers.reset()
+        self.fmm.reset()
+        if self.pointnav is not None:
+            self.pointnav.reset()
+        self._goal: np.ndarray | None = None
+
+    def start_scan(self) -> None:
+        """Queue a full turn in place (the next explore actions are turn_left)."""
+        self.scan_remaining = self.config.explore.scan_turns
+
+    def update(
+        self, obs: Observation, value_scores: np.ndarray | None = None, embedding: np.ndarray | None = None
+    ) -> None:
+        """Fuse one observation: obstacles and explored area; per-prompt scores into the value map; the frame
+        embedding into the feature memory (both optional)."""
+        self.last_obs = obs
+        self.obstacle_map.update(obs)
+        if value_scores is None and embedding is None:
+            return
+        patch = self.value_map.project(obs)
+        if value_scores is not None:
+            self.value_map.fuse(patch, value_scores)
+        if embedding is not None:
+            if self.memory is None:
+                raise ValueError("Navigator was built with embedding_dim=0, so it has no feature memory")
+            self.memory.add(embedding, patch)
+
+    def _observation(self) -> Observation:
+        if self.last_obs is None:
+            raise RuntimeError("Navigator.update(obs) must be called before asking for an action")
+        return self.last_obs
+
+    def next_action_explore(self) -> str | None:
+        """Scan first, then head for the chosen frontier; None when no frontier is left (exploration done)."""
+        obs = self._observation()
+        if self.scan_remaining > 0:
+            self.scan_remaining -= 1
+            return TURN_LEFT
+        cfg = self.config.explore
+        position = obs.agent_position
+        for _ in range(8):
+            target = self.frontiers.choose(
+                self.obstacle_map.frontiers(float(position[1])), position, self.value_map
+            )
+            if target is None:
+                return None
+            replans = self.fmm.replans
+            action = self._fmm_action(obs, target, cfg.frontier_reached_distance)
+            if action == STOP or self.fmm.unreachable:
+                self.frontiers.give_up()
+                continue
+            if self.frontiers.stalled(self.fmm.remaining_distance, self.fmm.replans != replans):
+                LOG.debug("giving up frontier %s: no progress in %d steps", target, cfg.frontier_patience)
+                self.frontiers.give_up()
+                continue
+            return action
+        return None
+
+    def next_action_to(self, point: np.ndarray, stop_distance: float | None = None) -> str:
+        """Action toward a 3D point; STOP once within stop_distance (default navigation.success_distance)."""
+        obs = self._observation()
+        radius = self.config.navigation.success_distance if stop_distance is None else stop_distance
+        goal = np.asarray(point, dtype=float)
+        if self._goal is None or planar_distance(goal, self._goal) > 0.05:
+            self._goal = goal.copy()
+            if self.pointnav is not None:
+                self.pointnav.reset()
+        if self.pointnav is not None:
+            return self.pointnav.act(obs.depth, obs.agent_position, obs.agent_yaw, goal, radius)
+        return self._fmm_action(obs, goal, radius)
+
+    def _fmm_action(self, obs: Observation, goal: np.ndarray, radius: float) -> str:
+        return self.fmm.act(obs.agent_position, obs.agent_yaw, goal, self.obstacle_map, radius)
+
+    def target_from_detection(
+        self, box: np.ndarray | None = None, mask: np.ndarray | None = None
+    ) -> np.ndarray | None:
+        """World point of a detection in the last observation (robust median depth over its mask or box)."""
+        return detection_point(self._observation(), box, mask, self.config.map.max_depth)
+
+    def recall(self, query: np.ndarray, threshold: float) -> RecallResult | None:
+        """Best-matching remembered map cell for a text/image query embedding, or None below threshold."""
+        if self.memory is None:
+            raise ValueError("Navigator was built with embedding_dim=0, so it has no feature memory")
+        return self.memory.recall(query, threshold, float(self._observation().agent_position[1]))
+
+    def explored_area_m2(self) -> float:
+        """Explored area in square metres."""
+        return float(self.obstacle_map.explored.sum()) / self.config.map.pixels_per_meter**2

@@ -1,0 +1,101 @@
+"""Navigator modes on synthetic frames: scan, frontier exploration, point goals, detections, memory recall."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tango.mapping.config import MapConfig
+from tango.navigation.actions import MOVE_FORWARD, STOP, TURN_LEFT, TURN_RIGHT
+from tango.navigation.config import AgentConfig, ExploreConfig, NavigationConfig
+from tango.navigation.explorer import FrontierSelector
+from tango.navigation.navigator import Navigator
+from tango.navigation.targets import detection_point
+from tests.mapping.synthetic import flat_wall_observation
+
+
+def small_agent(**explore: float) -> AgentConfig:
+    return AgentConfig(map=MapConfig(size_px=300), explore=ExploreConfig(**explore))  # type: ignore[arg-type]
+
+
+def test_explore_scans_a_full_turn_first_then_heads_for_a_frontier() -> None:
+    navigator = Navigator(small_agent())
+    navigator.update(flat_wall_observation(0.0, size=128))
+    actions = [navigator.next_action_explore() for _ in range(12)]
+    assert actions == [TURN_LEFT] * 12
+    assert navigator.next_action_explore() in (MOVE_FORWARD, TURN_LEFT, TURN_RIGHT)
+    assert navigator.frontiers.target is not None
+
+
+def test_explore_returns_none_when_no_frontier_is_left() -> None:
+    navigator = Navigator(small_agent(scan_turns=0))
+    navigator.update(flat_wall_observation(0.0, size=128))
+    navigator.obstacle_map.explored[:] = True  # everything seen: no frontier anywhere
+    navigator.obstacle_map.version += 1
+    assert navigator.next_action_explore() is None
+
+
+def test_frontier_hysteresis_keeps_current_target_unless_clearly_better() -> None:
+    selector = FrontierSelector(ExploreConfig(frontier_switch_distance=1.0))
+    here = np.zeros(3)
+    a, b = np.array([3.0, 0.0, 0.0]), np.array([0.0, 0.0, -3.5])
+    assert np.allclose(selector.choose(np.stack([a, b]), here, None), a)
+    # another frontier 0.5 m nearer than a: within the 1 m margin, keep a
+    assert np.allclose(selector.choose(np.stack([a, np.array([0.0, 0.0, -2.5])]), here, None), a)
+    # another frontier 2 m nearer: switch
+    near = np.array([0.0, 0.0, -1.0])
+    assert np.allclose(selector.choose(np.stack([a, near]), here, None), near)
+    # given up: frontiers within 0.5 m of it are skipped while others remain ...
+    selector.give_up()
+    far = np.array([5.0, 0.0, 0.0])
+    assert np.allclose(selector.choose(np.stack([near + [0, 0, -0.1], far]), here, None), far)
+    # ... and get one second chance when nothing else is left
+    assert np.allclose(selector.choose(np.array([near]), here, None), near)
+
+
+def test_next_action_to_stops_within_the_success_distance_and_moves_otherwise() -> None:
+    navigator = Navigator(
+        AgentConfig(map=MapConfig(size_px=300), navigation=NavigationConfig(success_distance=1.0))
+    )
+    navigator.update(flat_wall_observation(0.0, size=128))
+    assert navigator.next_action_to(np.array([0.0, 0.0, -0.8])) == STOP
+    assert navigator.next_action_to(np.array([0.0, 0.0, -3.0])) == MOVE_FORWARD
+    assert navigator.next_action_to(np.array([3.0, 0.0, 0.0])) == TURN_RIGHT
+
+
+def test_detection_point_uses_the_median_depth_over_the_box_core() -> None:
+    obs = flat_wall_observation(4.0, size=101, hfov=90.0)
+    obs.depth[40:61, 40:61] = 2.0  # an object in front of the wall
+    obs.depth[50, 50] = 0.6  # one bad pixel must not matter
+    point = detection_point(obs, box=np.array([40.0, 40.0, 60.0, 60.0]))
+    assert point is not None
+    np.testing.assert_allclose(point, [0.0, 0.88, -2.0], atol=1e-6)
+    mask = np.zeros((101, 101), bool)
+    mask[45:56, 70:81] = True  # centred on column 75: 25 px right of centre at f = 50.5 px
+    obs.depth[45:56, 70:81] = 3.0
+    point = detection_point(obs, mask=mask)
+    assert point is not None
+    np.testing.assert_allclose(point, [25 * 3.0 / 50.5, 0.88, -3.0], atol=1e-6)
+    obs.depth[:] = 0.0
+    assert detection_point(obs, box=np.array([40.0, 40.0, 60.0, 60.0])) is None
+
+
+def test_memory_recall_through_the_navigator() -> None:
+    navigator = Navigator(small_agent(), embedding_dim=3)
+    navigator.update(flat_wall_observation(3.0, size=64), embedding=np.array([1.0, 0.0, 0.0]))
+    navigator.update(flat_wall_observation(3.0, size=64, yaw=np.pi), embedding=np.array([0.0, 1.0, 0.0]))
+    hit = navigator.recall(np.array([0.1, 1.0, 0.0]), threshold=0.5)
+    assert hit is not None and hit.frame_index == 1 and hit.point[2] > 0  # the frame facing +z
+    assert navigator.recall(np.array([0.0, 0.0, 1.0]), threshold=0.5) is None
+
+
+def test_value_scores_fill_the_value_map_channels() -> None:
+    navigator = Navigator(small_agent(), num_prompts=2)
+    navigator.update(flat_wall_observation(3.0, size=64), value_scores=np.array([0.2, 0.9]))
+    ahead = navigator.value_map.values_near(np.array([[0.0, 0.0, -1.5]]), 0.3)
+    np.testing.assert_allclose(ahead, [[0.2, 0.9]], rtol=1e-5)
+
+
+def test_unknown_controller_is_a_config_error() -> None:
+    with pytest.raises(ValueError, match="fmm"):
+        Navigator(AgentConfig(navigation=NavigationConfig(controller="teleport")))
