@@ -65,3 +65,24 @@ def test_conditions_draw_their_marks() -> None:
             assert np.any(image[:, sub * 96 : (sub + 1) * 96] != 90), (name, sub)
     assert not np.array_equal(marked["C3"], marked["C4"]) and not np.array_equal(marked["C2"], marked["C3"])
     assert get_condition("C2").slot_of("→") == "right" and get_condition("C4").slot_of(" 2 ") == "front"
+
+
+def test_published_images_are_used_when_present(tmp_path) -> None:
+    from PIL import Image
+
+    from tango.benchmarks.graphnav.views import DatasetImageViews, dataset_images_present
+
+    maze, _ = example_maze()
+    folder = tmp_path / "images" / "maze_nodes_LFR" / "5x5" / maze.name
+    folder.mkdir(parents=True)
+    picture = np.zeros((10, 30, 3), np.uint8)
+    picture[:, :10] = 255
+    Image.fromarray(picture).save(folder / "1_4_E.png")
+    assert dataset_images_present(tmp_path, "LFR") and not dataset_images_present(tmp_path, "Num")
+    views = DatasetImageViews(tmp_path, maze, "LFR", "{maze_name}/{x}_{y}_{heading}.png")
+    view = views.node_view((1, 4), 1)
+    assert np.array_equal(view.rgb, picture) and view.semantic is None
+    with pytest.raises(FileNotFoundError, match="4_2_S.png"):
+        views.node_view((4, 2), 2)
+    with pytest.raises(ValueError, match="semantic sensor"):
+        OracleLandmarks().read_view(view)

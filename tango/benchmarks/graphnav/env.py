@@ -57,6 +57,7 @@ class EnvState:
     node: Cell
     heading: int
     path: list[Cell] = field(default_factory=list)
+    headings: list[int] = field(default_factory=list)
     invalid_actions: int = 0
     done: bool = False
     success: bool = False
@@ -87,7 +88,8 @@ class GraphNavEnv:
         self.config = config
         longest = max(episode.explore_len_steps, episode.ideal_len_steps)
         self.max_steps = math.ceil(config.step_budget_factor * longest) + config.step_budget_slack
-        self.state = EnvState(node=episode.start, heading=start_heading(episode, graph), path=[episode.start])
+        heading = start_heading(episode, graph)
+        self.state = EnvState(node=episode.start, heading=heading, path=[episode.start], headings=[heading])
 
     def _view(self, node: Cell, heading: int) -> NodeView:
         view = self.views.node_view(node, heading)
@@ -151,6 +153,7 @@ class GraphNavEnv:
         direction = (state.heading + SLOT_OFFSETS[slot]) % 4
         state.node, state.heading = target, heading_on_arrival(self.graph, target, direction)
         state.path.append(target)
+        state.headings.append(state.heading)
         if target == self.episode.goal:
             state.done, state.success = True, True
         elif self.num_steps >= self.max_steps:

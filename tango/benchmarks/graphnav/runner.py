@@ -19,7 +19,7 @@ from tango.benchmarks.graphnav.env import GraphNavEnv
 from tango.benchmarks.graphnav.episodes import Episode, episode_from_json, load_episodes, path_files
 from tango.benchmarks.graphnav.generate import DatasetSpec, EpisodeGenConfig, generate_dataset
 from tango.benchmarks.graphnav.keygraph import KeyGraph, build_key_graph
-from tango.benchmarks.graphnav.maze import Maze, load_maze
+from tango.benchmarks.graphnav.maze import Maze, MazeName, load_maze
 from tango.benchmarks.graphnav.metrics import failure_metrics
 from tango.benchmarks.graphnav.templates import INSTRUCTIONS, template_program
 from tango.benchmarks.graphnav.views import (
@@ -59,14 +59,14 @@ def iter_episodes(config: GraphNavConfig) -> Iterator[Episode]:
     for task in config.tasks:
         for file in path_files(root, task):
             episodes = load_episodes(file, task)
-            if config.sizes and episodes and int(file.stem.split("_")[1].split("x")[0]) not in config.sizes:
+            if config.sizes and MazeName.parse(file.stem).size not in config.sizes:
                 continue
             limit = config.max_episodes_per_maze or len(episodes)
             yield from episodes[:limit]
 
 
 def maze_size(episode: Episode) -> int:
-    return int(episode.maze_name.split("_")[1].split("x")[0])
+    return MazeName.parse(episode.maze_name).size
 
 
 def _clip_factory(config: GraphNavConfig, examples: list[tuple[str, NodeView]]) -> Any:
@@ -195,8 +195,8 @@ class GraphNavRunner:
         episode: Episode = episode_from_json(spec.payload["record"], spec.payload["task"], spec.episode_id)
         env, outcome = self.play(episode, ctx.seed, ctx.trace_path)
         if ctx.frames.enabled:
-            for node in env.state.path:
-                ctx.frames.add(env.views.node_view(node, 0).rgb)
+            for node, heading in zip(env.state.path, env.state.headings, strict=True):
+                ctx.frames.add(env.views.node_view(node, heading).rgb, program_line=f"at {list(node)}")
         return episode_result(episode, env, outcome, self.config.condition)
 
     def close(self) -> None:
