@@ -26,6 +26,7 @@ LOG = logging.getLogger(__name__)
 SENSOR_NAMES = ("rgb", "depth", "semantic")
 DEFAULT_GREY = (180, 180, 180, 255)
 EGL_PACKAGES = "libegl1 libegl-mesa0 libgl1-mesa-dri"
+CHUNK_SIZE = 1.0  # metres: geometry is culled and depth-sorted in xz chunks of this size
 _NEAR_PLANE = 0.02
 _FAR_PLANE = 1000.0
 
@@ -129,8 +130,15 @@ def perspective(hfov_deg: float, width: int, height: int, near: float, far: floa
 
 @dataclass
 class _Batch:
+    """One texture's geometry; its index buffer is ordered by spatial chunk so chunks can be culled and drawn
+    nearest first (fewer vertices processed, more fragments rejected by the early depth test)."""
+
     vao: moderngl.VertexArray
     texture: moderngl.Texture | None
+    chunk_first: np.ndarray
+    chunk_count: np.ndarray
+    chunk_min: np.ndarray
+    chunk_max: np.ndarray
 
 
 class Renderer:
@@ -161,12 +169,14 @@ class Renderer:
         self._clip_depth = depth_out_of_range == "clip"
         self._owns_ctx = ctx is None
         self.ctx = create_gl_context() if ctx is None else ctx
+        self._proj = np.eye(4)
         self._program = self.ctx.program(vertex_shader=_VERTEX_SHADER, fragment_shader=_FRAGMENT_SHADER)
         self._uniform("depth_min").value = depth_min
         self._uniform("depth_max").value = depth_max
         self._uniform("zero_out_of_range").value = not self._clip_depth
         proj = perspective(hfov_deg, width, height, _NEAR_PLANE, _FAR_PLANE)
         proj[1, :] *= -1.0  # render upside down so that glReadPixels' first row is the image's top row
+        self._proj = proj
         self._uniform("proj").write(proj.T.astype("f4").tobytes())
         self._color = self.ctx.texture((width, height), 4)
         self._depth = self.ctx.texture((width, height), 1, dtype="f4")
@@ -183,12 +193,22 @@ class Renderer:
         self._fbo.clear(0.0, 0.0, 0.0, 1.0, depth=1.0)
         self.ctx.enable(moderngl.DEPTH_TEST)
         self.ctx.disable(moderngl.CULL_FACE)
+        planes = _frustum_planes(self._proj @ view)
+        eye = np.asarray(pose_world_from_camera, dtype=np.float64)[:3, 3]
         for batch in self._batches:
             self._uniform("use_texture").value = batch.texture is not None
             if batch.texture is not None:
                 batch.texture.use(0)
                 self._uniform("tex").value = 0
-            batch.vao.render(moderngl.TRIANGLES)
+            visible = _boxes_in_frustum(batch.chunk_min, batch.chunk_max, planes)
+            centers = (batch.chunk_min[visible] + batch.chunk_max[visible]) / 2.0
+            order = np.flatnonzero(visible)[np.argsort(np.linalg.norm(centers - eye, axis=1))]
+            for chunk in order:
+                batch.vao.render(
+                    moderngl.TRIANGLES,
+                    vertices=int(batch.chunk_count[chunk]),
+                    first=int(batch.chunk_first[chunk]),
+                )
         depth = self._read(1, 1, "f4") if "depth" in self.sensors else None
         if depth is not None and self._clip_depth:
             depth = np.clip(depth, self.depth_min, self.depth_max)
@@ -221,19 +241,40 @@ class Renderer:
 
     def _upload(self, meshes: list[PlacedMesh]) -> list[_Batch]:
         """Group geometry by texture (one batch for everything untextured) and upload each batch once."""
-        groups: dict[int, tuple[Any, list[np.ndarray]]] = {}
+        groups: dict[int, tuple[Any, list[tuple[np.ndarray, np.ndarray]]]] = {}
         for item in meshes:
-            vertices, image = _mesh_vertices(item)
+            vertices, faces, image = _mesh_geometry(item)
             key = 0 if image is None else id(image)
-            groups.setdefault(key, (image, []))[1].append(vertices)
+            groups.setdefault(key, (image, []))[1].append((vertices, faces))
         batches = []
         for image, parts in groups.values():
-            data = np.concatenate(parts)
-            buffer = self.ctx.buffer(data.tobytes())
-            vao = self.ctx.vertex_array(
-                self._program, [(buffer, "3f 4f1 2f 1i", "in_pos", "in_color", "in_uv", "in_id")]
+            offsets = np.cumsum([0] + [len(vertices) for vertices, _ in parts[:-1]])
+            data = np.concatenate([vertices for vertices, _ in parts])
+            faces = np.concatenate(
+                [faces + offset for (_, faces), offset in zip(parts, offsets, strict=True)]
             )
-            batches.append(_Batch(vao=vao, texture=None if image is None else self._texture(image)))
+            corners = data["pos"][faces].astype(np.float64)
+            keys = np.floor(corners.mean(axis=1)[:, [0, 2]] / CHUNK_SIZE).astype(np.int64)
+            order = np.lexsort((keys[:, 1], keys[:, 0]))
+            faces, corners, keys = faces[order], corners[order], keys[order]
+            starts = np.flatnonzero(np.r_[True, (np.diff(keys, axis=0) != 0).any(axis=1)])
+            counts = np.diff(np.r_[starts, len(faces)])
+            vao = self.ctx.vertex_array(
+                self._program,
+                [(self.ctx.buffer(data.tobytes()), "3f 4f1 2f 1i", "in_pos", "in_color", "in_uv", "in_id")],
+                index_buffer=self.ctx.buffer(faces.astype(np.uint32).tobytes()),
+                index_element_size=4,
+            )
+            batches.append(
+                _Batch(
+                    vao=vao,
+                    texture=None if image is None else self._texture(image),
+                    chunk_first=starts * 3,
+                    chunk_count=counts * 3,
+                    chunk_min=np.minimum.reduceat(corners.min(axis=1), starts, axis=0),
+                    chunk_max=np.maximum.reduceat(corners.max(axis=1), starts, axis=0),
+                )
+            )
         LOG.debug(
             "uploaded %d batches, %d triangles", len(batches), sum(b.vao.vertices for b in batches) // 3
         )
@@ -248,44 +289,71 @@ class Renderer:
         return texture
 
 
-def _mesh_vertices(item: PlacedMesh) -> tuple[np.ndarray, Any]:
-    """Unindexed world-space vertices (one per triangle corner) of a placed mesh and its texture image (or None)."""
+def _frustum_planes(clip_from_world: np.ndarray) -> np.ndarray:
+    """The six planes (a, b, c, d), inside where ax + by + cz + d >= 0, of a clip-from-world matrix."""
+    rows = clip_from_world
+    return np.array(
+        [
+            rows[3] + rows[0],
+            rows[3] - rows[0],
+            rows[3] + rows[1],
+            rows[3] - rows[1],
+            rows[3] + rows[2],
+            rows[3] - rows[2],
+        ]
+    )
+
+
+def _boxes_in_frustum(box_min: np.ndarray, box_max: np.ndarray, planes: np.ndarray) -> np.ndarray:
+    """Which axis-aligned boxes (N, 3) are not entirely outside one of the planes (conservative)."""
+    normals, offsets = planes[:, :3], planes[:, 3]
+    farthest = np.where(normals[None, :, :] >= 0, box_max[:, None, :], box_min[:, None, :])
+    return ((farthest * normals[None]).sum(axis=2) + offsets[None] >= 0).all(axis=1)
+
+
+def _mesh_geometry(item: PlacedMesh) -> tuple[np.ndarray, np.ndarray, Any]:
+    """World-space vertices, triangle indices (F, 3) and texture image (or None) of a placed mesh; vertices are
+    shared between triangles except for face-coloured meshes, which get one vertex per triangle corner."""
     mesh = item.mesh
-    faces = np.asarray(mesh.faces)
-    positions = trimesh.transform_points(np.asarray(mesh.vertices, dtype=np.float64), item.transform)[faces]
-    out = np.zeros(faces.size, dtype=_VERTEX_DTYPE)
-    out["pos"] = positions.reshape(-1, 3)
-    out["id"] = item.instance_id
-    colors, image = _corner_colors(mesh, faces)
-    out["color"] = colors
-    if image is not None:
-        out["uv"] = np.asarray(cast(trimesh.visual.TextureVisuals, mesh.visual).uv, np.float32)[
-            faces
-        ].reshape(-1, 2)
-    return out, image
-
-
-def _corner_colors(mesh: trimesh.Trimesh, faces: np.ndarray) -> tuple[np.ndarray, Any]:
-    """RGBA uint8 per triangle corner, and the base-colour texture when the mesh has a usable one."""
     visual = mesh.visual
-    n_corners = faces.size
-    if isinstance(visual, trimesh.visual.ColorVisuals):
-        if visual.kind == "face":
-            return np.repeat(np.asarray(visual.face_colors, np.uint8), 3, axis=0), None
-        if visual.kind == "vertex":
-            return np.asarray(visual.vertex_colors, np.uint8)[faces].reshape(-1, 4), None
-        return np.tile(np.array(DEFAULT_GREY, np.uint8), (n_corners, 1)), None
-    if isinstance(visual, trimesh.visual.TextureVisuals):
-        material = visual.material
-        image = getattr(material, "baseColorTexture", None) or getattr(material, "image", None)
-        factor = getattr(material, "baseColorFactor", None)
-        if factor is None:
-            factor = getattr(material, "main_color", DEFAULT_GREY)
-        factor = np.asarray(factor if factor is not None else DEFAULT_GREY)
-        if factor.dtype.kind == "f":
-            factor = np.clip(factor * 255.0, 0, 255)
-        color = np.tile(factor.astype(np.uint8)[:4], (n_corners, 1))
-        if image is not None and visual.uv is not None and len(visual.uv) == len(mesh.vertices):
-            return color, image
-        return color, None
-    return np.tile(np.array(DEFAULT_GREY, np.uint8), (n_corners, 1)), None
+    faces = np.asarray(mesh.faces, dtype=np.int64)
+    positions = trimesh.transform_points(np.asarray(mesh.vertices, dtype=np.float64), item.transform)
+    image = None
+    uv = None
+    if isinstance(visual, trimesh.visual.ColorVisuals) and visual.kind == "face":
+        positions = positions[faces].reshape(-1, 3)
+        colors = np.repeat(np.asarray(visual.face_colors, np.uint8), 3, axis=0)
+        faces = np.arange(len(positions)).reshape(-1, 3)
+    elif isinstance(visual, trimesh.visual.ColorVisuals) and visual.kind == "vertex":
+        colors = np.asarray(visual.vertex_colors, np.uint8)
+    elif isinstance(visual, trimesh.visual.TextureVisuals):
+        color, image = _material_color_and_image(visual)
+        colors = np.tile(color, (len(positions), 1))
+        if image is not None and visual.uv is not None and len(visual.uv) == len(positions):
+            uv = np.asarray(visual.uv, np.float32)
+        else:
+            image = None
+    else:
+        colors = np.tile(np.array(DEFAULT_GREY, np.uint8), (len(positions), 1))
+    out = np.zeros(len(positions), dtype=_VERTEX_DTYPE)
+    out["pos"] = positions
+    out["color"] = colors
+    out["id"] = item.instance_id
+    if uv is not None:
+        out["uv"] = uv
+    return out, faces, image
+
+
+def _material_color_and_image(visual: trimesh.visual.TextureVisuals) -> tuple[np.ndarray, Any]:
+    """RGBA uint8 base colour factor of the material and its base-colour texture image (None when absent)."""
+    material = visual.material
+    image = getattr(material, "baseColorTexture", None) or getattr(material, "image", None)
+    factor = getattr(material, "baseColorFactor", None)
+    if factor is None:
+        factor = getattr(material, "main_color", None)
+    values = np.asarray(factor if factor is not None else DEFAULT_GREY)
+    if values.dtype.kind == "f":
+        values = np.clip(values * 255.0, 0, 255)
+    if values.size == 3:
+        values = np.append(values, 255)
+    return values.astype(np.uint8)[:4], image
