@@ -166,7 +166,10 @@ def build_matcher(config: PerceptionConfig) -> ImageMatcher:
     """The configured image-goal matcher."""
     cfg = config.matcher
     if cfg.kind == "sift":
-        return SiftMatcher(cfg.ratio, cfg.min_inliers, cfg.max_features, cfg.ransac_reprojection_px)
+        return SiftMatcher(
+            cfg.ratio, cfg.min_inliers, cfg.max_features, cfg.ransac_reprojection_px,
+            cfg.contrast_threshold, cfg.edge_threshold,
+        )  # fmt: skip
     if cfg.kind == "lightglue":
         return LightGlueMatcher(
             cfg.lightglue_weights, cfg.disk_weights, cfg.min_inliers, cfg.ransac_reprojection_px

@@ -73,10 +73,12 @@ class MatcherConfig:
     """Image-goal matcher: `sift` (OpenCV) or `lightglue` (kornia, local weights); a view matches at `min_inliers`."""
 
     kind: str = "sift"
-    ratio: float = 0.75
-    min_inliers: int = 20
+    ratio: float = 0.8
+    min_inliers: int = 7
     max_features: int = 2000
-    ransac_reprojection_px: float = 5.0
+    ransac_reprojection_px: float = 3.0
+    contrast_threshold: float = 0.01
+    edge_threshold: float = 20.0
     lightglue_weights: str = ""
     disk_weights: str = ""
 

@@ -1,7 +1,7 @@
 """Description goals (GOAT "lang_desc"): parse into category, attributes and relations, and score candidates.
 
 Real models score CLIP crop-text similarity; the ORACLE scorer compares the description with each candidate's
-observed annotation (MiniLM similarity plus attribute, room and nearby-object agreement).
+observed annotation (MiniLM similarity plus attribute and room agreement, plus nearness to related objects).
 """
 
 from __future__ import annotations
@@ -24,12 +24,12 @@ COLORS = (
     "beige", "silver", "gold", "cream", "teal", "navy",
 )  # fmt: skip
 MATERIALS = ("wood", "wooden", "metal", "metallic", "glass", "leather", "fabric", "plastic", "stone", "marble",
-             "ceramic", "wicker", "velvet")  # fmt: skip
+             "ceramic", "wicker", "velvet", "wool", "woollen", "gold", "golden")  # fmt: skip
 SIZES = ("small", "large", "big", "tiny", "tall", "short", "medium", "huge", "little")
 RELATIONS = ("next to", "near", "beside", "in front of", "behind", "on top of", "on", "under", "below", "above",
              "between", "across from", "opposite")  # fmt: skip
-SYNONYMS = {"grey": "gray", "wooden": "wood", "metallic": "metal", "big": "large", "little": "small"}
-NEAR_M = 2.0
+SYNONYMS = {"grey": "gray", "wooden": "wood", "metallic": "metal", "woollen": "wool", "golden": "gold",
+            "big": "large", "little": "small"}  # fmt: skip
 
 
 @dataclass
@@ -50,22 +50,30 @@ def canonical(word: str) -> str:
 
 def parse_description(text: str, category: str, rooms: list[str], categories: list[str]) -> ParsedDescription:
     """Parse `text` about an object of `category`; `rooms`/`categories` are the vocabularies to recognise."""
+    target = normalise_label(category)
     words = re.findall(r"[a-z]+", text.lower())
     joined = " " + " ".join(words) + " "
+    cut = joined.find(f" {target} ")
+    head = joined[:cut].split() if cut >= 0 else words
     attributes: dict[str, str] = {}
     for name, vocabulary in (("color", COLORS), ("material", MATERIALS), ("size", SIZES)):
-        hit = next((w for w in words if w in vocabulary), None)
+        hit = next((w for w in head if w in vocabulary), None)
         if hit:
             attributes[name] = canonical(hit)
     room = max((r for r in rooms if f" {normalise_label(r)} " in joined), key=len, default="")
-    target = normalise_label(category)
     relations: list[tuple[str, str]] = []
-    for relation in RELATIONS:
-        for match in re.finditer(rf" {relation} (?:the |a |an )?((?:[a-z]+ ){{1,3}})", joined):
-            tail = " " + match.group(1)
-            other = max((c for c in categories if f" {normalise_label(c)} " in tail), key=len, default="")
-            if other and normalise_label(other) != target and (relation, other) not in relations:
-                relations.append((relation, other))
+    for clause in re.split(r"[,.;]", text.lower()):
+        clause_text = " " + " ".join(re.findall(r"[a-z]+", clause)) + " "
+        for relation in RELATIONS:
+            position = clause_text.find(f" {relation} ")
+            if position < 0:
+                continue
+            for part in clause_text[position + len(relation) + 2 :].split(" and "):
+                part = f" {part.strip()} "
+                other = max((c for c in categories if f" {normalise_label(c)} " in part), key=len, default="")
+                if other and normalise_label(other) != target and (relation, other) not in relations:
+                    relations.append((relation, other))
+            break
     return ParsedDescription(text, category, attributes, relations, room)
 
 
@@ -100,17 +108,23 @@ class OracleDescriptionScorer:
             if object_id not in observed:
                 continue
             entry = observed[object_id]
-            agreement = sum(
-                canonical(entry.object.attributes.get(a, "")) == v for a, v in parsed.attributes.items()
+            agreement = float(
+                sum(canonical(entry.object.attributes.get(a, "")) == v for a, v in parsed.attributes.items())
             )
             agreement += int(bool(parsed.room) and entry.object.room == parsed.room)
-            agreement += sum(self._near(entry.last_point, other) for _, other in parsed.relations)
+            agreement += sum(self._nearness(entry.last_point, other) for _, other in parsed.relations)
             scores[k] = float(similarity[k]) + agreement
         return scores
 
-    def _near(self, point: np.ndarray, category: str) -> bool:
-        others = self.memory.of_category(category)
-        return any(np.linalg.norm(o.last_point[[0, 2]] - point[[0, 2]]) <= NEAR_M for o in others)
+    def _nearness(self, point: np.ndarray, category: str) -> float:
+        """1 / (1 + floor distance in metres) to the nearest observed object of `category`; 0 if none seen."""
+        others = [
+            o.last_point for o in self.memory.of_category(category) if np.all(np.isfinite(o.last_point))
+        ]
+        if not others or not np.all(np.isfinite(point)):
+            return 0.0
+        distance = min(float(np.linalg.norm(p[[0, 2]] - point[[0, 2]])) for p in others)
+        return 1.0 / (1.0 + distance)
 
     def score(self, obs: Observation, description: str, detections: Detections) -> np.ndarray:
         """(N,) scores of detections by their (oracle) instance ids."""

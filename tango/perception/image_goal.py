@@ -1,25 +1,32 @@
-"""Image goals: keypoint matching between the goal image and the current view (SIFT + ratio test + RANSAC).
+"""Image goals: keypoint matching between the goal image and the current view (SIFT, mutual ratio test, RANSAC).
 
 A view matches the goal when the RANSAC homography keeps at least `min_inliers` correspondences; the threshold
-is calibrated on rendered views (`calibrate_threshold`). LightGlue through kornia is optional (local weights).
+is calibrated on rendered views (`calibrate_threshold`). Among several goals the most inliers win, with colour
+histogram similarity (< 1) breaking ties only. LightGlue through kornia is optional (local weights).
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Protocol
 
 import cv2
 import numpy as np
 
+MEMO_SIZE = 32
+MIN_MATCHES = 8
+
 
 @dataclass
 class MatchResult:
-    """Tentative matches after the ratio test, RANSAC inliers, and whether it clears the threshold."""
+    """Tentative matches after the ratio test, RANSAC inliers, whether it clears the threshold, and a ranking
+    score (inliers plus a colour similarity in [0, 1) that only breaks ties)."""
 
     matches: int
     inliers: int
     matched: bool
+    score: float = 0.0
 
 
 class ImageMatcher(Protocol):
@@ -28,26 +35,77 @@ class ImageMatcher(Protocol):
     def match(self, goal_rgb: np.ndarray, view_rgb: np.ndarray) -> MatchResult: ...
 
 
+def colour_similarity(a: np.ndarray, b: np.ndarray) -> float:
+    """Correlation of hue-saturation histograms mapped to [0, 1) (a tie-breaker, never a match on its own)."""
+    histograms = []
+    for image in (a, b):
+        hsv = cv2.cvtColor(np.ascontiguousarray(image, dtype=np.uint8), cv2.COLOR_RGB2HSV)
+        histogram = cv2.calcHist([hsv], [0, 1], None, [30, 16], [0, 180, 0, 256])
+        histograms.append(cv2.normalize(histogram, histogram).flatten())
+    correlation = float(cv2.compareHist(histograms[0], histograms[1], cv2.HISTCMP_CORREL))
+    return float(np.clip((correlation + 1.0) / 2.0, 0.0, 0.999))
+
+
+def mutual_ratio_matches(
+    matcher: cv2.BFMatcher, goal_desc: np.ndarray, view_desc: np.ndarray, ratio: float
+) -> list[cv2.DMatch]:
+    """Goal-to-view matches passing Lowe's ratio test that are also the view keypoint's nearest goal keypoint."""
+    forward = matcher.knnMatch(goal_desc, view_desc, k=2)
+    backward = {m[0].queryIdx: m[0].trainIdx for m in matcher.knnMatch(view_desc, goal_desc, k=1) if m}
+    return [
+        p[0]
+        for p in forward
+        if len(p) == 2
+        and p[0].distance < ratio * p[1].distance
+        and backward.get(p[0].trainIdx) == p[0].queryIdx
+    ]
+
+
 def ransac_inliers(goal_xy: np.ndarray, view_xy: np.ndarray, reprojection_px: float) -> int:
-    """Number of correspondences consistent with one homography (0 with fewer than 4)."""
-    if len(goal_xy) < 4:
+    """Correspondences consistent with one homography; 0 below MIN_MATCHES (a homography fits any 4 points)."""
+    if len(goal_xy) < MIN_MATCHES:
         return 0
     _, mask = cv2.findHomography(goal_xy, view_xy, cv2.RANSAC, reprojection_px)
     return 0 if mask is None else int(mask.sum())
 
 
 class SiftMatcher:
-    """OpenCV SIFT keypoints, Lowe's ratio test, RANSAC homography inliers."""
+    """OpenCV SIFT keypoints, mutual nearest neighbours with Lowe's ratio test, RANSAC homography inliers.
 
-    def __init__(self, ratio: float, min_inliers: int, max_features: int, reprojection_px: float) -> None:
+    A low contrast threshold and a high edge threshold keep keypoints on flat-shaded rendered scenes.
+    """
+
+    def __init__(
+        self,
+        ratio: float,
+        min_inliers: int,
+        max_features: int,
+        reprojection_px: float,
+        contrast_threshold: float = 0.01,
+        edge_threshold: float = 20.0,
+    ) -> None:
         self.ratio = ratio
         self.min_inliers = min_inliers
         self.reprojection_px = reprojection_px
-        self.sift = cv2.SIFT.create(nfeatures=max_features)
+        self.sift = cv2.SIFT.create(
+            nfeatures=max_features, contrastThreshold=contrast_threshold, edgeThreshold=edge_threshold
+        )
         self.matcher = cv2.BFMatcher(cv2.NORM_L2)
+        self._memo: dict[bytes, tuple[np.ndarray, np.ndarray | None]] = {}
 
     def features(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-        """(keypoint xy (K,2), descriptors (K,128) or None)."""
+        """(keypoint xy (K,2), descriptors (K,128) or None); the last 32 images' features are memoised."""
+        key = (
+            hashlib.blake2b(np.ascontiguousarray(rgb).tobytes(), digest_size=16).digest()
+            + str(rgb.shape).encode()
+        )
+        if key not in self._memo:
+            if len(self._memo) >= MEMO_SIZE:
+                self._memo.pop(next(iter(self._memo)))
+            self._memo[key] = self._compute_features(rgb)
+        return self._memo[key]
+
+    def _compute_features(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         gray = cv2.cvtColor(np.ascontiguousarray(rgb, dtype=np.uint8), cv2.COLOR_RGB2GRAY)
         keypoints, descriptors = self.sift.detectAndCompute(gray, None)  # type: ignore[call-overload]
         return np.array([k.pt for k in keypoints], dtype=np.float32).reshape(-1, 2), descriptors
@@ -56,14 +114,14 @@ class SiftMatcher:
         """Match one goal image against one view."""
         goal_xy, goal_desc = self.features(goal_rgb)
         view_xy, view_desc = self.features(view_rgb)
+        colour = colour_similarity(goal_rgb, view_rgb)
         if goal_desc is None or view_desc is None or len(goal_desc) < 2 or len(view_desc) < 2:
-            return MatchResult(0, 0, False)
-        pairs = self.matcher.knnMatch(goal_desc, view_desc, k=2)
-        good = [p[0] for p in pairs if len(p) == 2 and p[0].distance < self.ratio * p[1].distance]
+            return MatchResult(0, 0, False, colour)
+        good = mutual_ratio_matches(self.matcher, goal_desc, view_desc, self.ratio)
         goal_pts = goal_xy[[m.queryIdx for m in good]]
         view_pts = view_xy[[m.trainIdx for m in good]]
         inliers = ransac_inliers(goal_pts, view_pts, self.reprojection_px)
-        return MatchResult(len(good), inliers, inliers >= self.min_inliers)
+        return MatchResult(len(good), inliers, inliers >= self.min_inliers, inliers + colour)
 
 
 class LightGlueMatcher:
@@ -108,17 +166,18 @@ class LightGlueMatcher:
         goal_pts = feats[0].keypoints.numpy()[pairs[:, 0]]
         view_pts = feats[1].keypoints.numpy()[pairs[:, 1]]
         inliers = ransac_inliers(goal_pts, view_pts, self.reprojection_px)
-        return MatchResult(len(pairs), inliers, inliers >= self.min_inliers)
+        colour = colour_similarity(goal_rgb, view_rgb)
+        return MatchResult(len(pairs), inliers, inliers >= self.min_inliers, inliers + colour)
 
 
 def best_goal(
     matcher: ImageMatcher, goals: list[np.ndarray], view_rgb: np.ndarray
 ) -> tuple[int, MatchResult]:
-    """Index of the goal image that matches `view_rgb` with the most inliers, and its result (-1 if none)."""
+    """Index of the goal image that best matches `view_rgb` (most inliers, then colour), and its result."""
     results = [matcher.match(goal, view_rgb) for goal in goals]
     if not results:
         return -1, MatchResult(0, 0, False)
-    index = int(np.argmax([r.inliers for r in results]))
+    index = int(np.argmax([r.score for r in results]))
     return index, results[index]
 
 

@@ -25,8 +25,14 @@ class VisibleObject:
     object: SceneObject
     pixels: int
     box: np.ndarray
-    mask: np.ndarray
+    window: tuple[slice, slice]
+    local_mask: np.ndarray
     point: np.ndarray
+
+    def paint(self, canvas: np.ndarray) -> np.ndarray:
+        """Write this object's mask into a full-frame boolean `canvas` (returned)."""
+        canvas[self.window] = self.local_mask
+        return canvas
 
 
 def visible_objects(obs: Observation, scene: OracleScene, min_pixels: int) -> list[VisibleObject]:
@@ -34,7 +40,10 @@ def visible_objects(obs: Observation, scene: OracleScene, min_pixels: int) -> li
     if obs.semantic is None:
         raise ValueError("oracle perception needs the semantic sensor (Observation.semantic is None)")
     semantic = np.asarray(obs.semantic)
-    counts = np.bincount(semantic.ravel().clip(min=0))
+    try:
+        counts = np.bincount(semantic.ravel())
+    except ValueError as error:
+        raise ValueError("oracle perception: the semantic frame has negative instance ids") from error
     ids = [int(i) for i in np.nonzero(counts >= max(min_pixels, 1))[0] if i > 0 and int(i) in scene.objects]
     if not ids:
         return []
@@ -43,8 +52,6 @@ def visible_objects(obs: Observation, scene: OracleScene, min_pixels: int) -> li
     for object_id in ids:
         rows_slice, cols_slice = slices[object_id - 1]
         local = semantic[rows_slice, cols_slice] == object_id
-        mask = np.zeros(semantic.shape, dtype=bool)
-        mask[rows_slice, cols_slice] = local
         rows, cols = np.nonzero(local)
         rows += rows_slice.start
         cols += cols_slice.start
@@ -52,9 +59,20 @@ def visible_objects(obs: Observation, scene: OracleScene, min_pixels: int) -> li
             [cols_slice.start, rows_slice.start, cols_slice.stop, rows_slice.stop], dtype=np.float32
         )
         point = region_point(obs, rows, cols)
-        found.append(VisibleObject(scene.objects[object_id], int(counts[object_id]), box, mask, point))
+        window = (rows_slice, cols_slice)
+        found.append(
+            VisibleObject(scene.objects[object_id], int(counts[object_id]), box, window, local, point)
+        )
     found.sort(key=lambda v: -v.pixels)
     return found
+
+
+def full_masks(visible: list[VisibleObject], shape: tuple[int, int]) -> np.ndarray:
+    """(N, H, W) boolean masks of `visible`, written into one preallocated array."""
+    masks = np.zeros((len(visible), *shape), dtype=bool)
+    for canvas, item in zip(masks, visible):
+        item.paint(canvas)
+    return masks
 
 
 class OracleDetector:
@@ -89,13 +107,13 @@ class OracleDetector:
 
     def detect_visible(self, obs: Observation) -> Detections:
         """Every visible annotated object, labelled with its category."""
-        return self._record(visible_objects(obs, self.scene, self.min_pixels), None)
+        return self._record(obs, visible_objects(obs, self.scene, self.min_pixels), None)
 
     def detect(self, obs: Observation, labels: list[str]) -> Detections:
         """Visible objects matching any of `labels`, labelled with the query label they match."""
-        return self._record(visible_objects(obs, self.scene, self.min_pixels), labels)
+        return self._record(obs, visible_objects(obs, self.scene, self.min_pixels), labels)
 
-    def _record(self, visible: list[VisibleObject], labels: list[str] | None) -> Detections:
+    def _record(self, obs: Observation, visible: list[VisibleObject], labels: list[str] | None) -> Detections:
         kept: list[tuple[VisibleObject, str]] = []
         for item in visible:
             if labels is None:
@@ -112,5 +130,5 @@ class OracleDetector:
             labels=[label for _, label in kept],
             points=np.stack([v.point for v, _ in kept]),
             instance_ids=np.array([v.object.id for v, _ in kept]),
-            masks=np.stack([v.mask for v, _ in kept]),
+            masks=full_masks([v for v, _ in kept], (obs.height, obs.width)),
         )

@@ -1,0 +1,90 @@
+"""Image-goal matching and description scoring on generated apartments rendered by the embedded simulator."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tango.perception.config import MatcherConfig
+from tango.perception.description import OracleDescriptionScorer
+from tango.perception.image_goal import SiftMatcher, best_goal, calibrate_threshold
+from tango.perception.models import placement
+from tango.perception.observed_memory import ObservedObjects
+from tango.perception.oracle import visible_objects
+from tango.perception.oracle_scene import OracleScene
+from tango.perception.text_similarity import TextEmbedder
+from tango.scenes.datasets.generate import DatasetConfig, generate_dataset
+from tango.tasks import goat
+from tests.perception import rendered
+
+CAMERA_HEIGHT_M = 0.88
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("perception_scenes") / "ds"
+    generate_dataset(root, DatasetConfig(num_scenes=2, seed=7))
+    return root
+
+
+def default_matcher() -> SiftMatcher:
+    cfg = MatcherConfig()
+    return SiftMatcher(cfg.ratio, cfg.min_inliers, cfg.max_features, cfg.ransac_reprojection_px,
+                       cfg.contrast_threshold, cfg.edge_threshold)  # fmt: skip
+
+
+def test_image_goal_matcher_picks_the_right_goal_among_10_rendered_objects(dataset: Path) -> None:
+    matcher = default_matcher()
+    positives: list[int] = []
+    negatives: list[int] = []
+    for scene_file, goals in rendered.goat_goals_by_scene(dataset).items():
+        group = rendered.distinct_goals(goals, count=10, min_separation_m=1.0)
+        assert len(group) == 10, f"{scene_file}: fewer than 10 image goals at distinct places"
+        cases = rendered.image_goal_cases(rendered.load_dataset_scene(dataset, scene_file), group)
+        goal_images = [case.goal_rgb for case in cases]
+        correct = 0
+        for index, case in enumerate(cases):
+            picked, _ = best_goal(matcher, goal_images, case.view_rgb)
+            correct += picked == index
+            for other, goal_image in enumerate(goal_images):
+                (positives if other == index else negatives).append(
+                    matcher.match(goal_image, case.view_rgb).inliers
+                )
+        assert correct >= 9, f"{scene_file}: right goal picked for {correct}/10 views"
+    threshold = calibrate_threshold(positives, negatives)
+    assert abs(threshold - MatcherConfig().min_inliers) <= 2, f"calibrated threshold {threshold}"
+    false_matches = sum(n >= MatcherConfig().min_inliers for n in negatives)
+    assert false_matches <= 0.02 * len(negatives)
+
+
+def test_oracle_description_scorer_picks_the_described_instance(dataset: Path) -> None:
+    text = TextEmbedder("", placement("cpu"))
+    instances: dict[tuple[str, int | str], goat.GoatGoal] = {}
+    subtasks: dict[tuple[str, int | str], goat.GoatSubtask] = {}
+    for episode in goat.load_episodes(dataset / "goat" / "val_unseen"):
+        for task in episode.tasks:
+            instances.update({(episode.scene_id, g.object_id): g for g in task.goals})
+            if task.goal_type == "description":
+                subtasks[(episode.scene_id, task.object_id)] = task
+    correct = total = 0
+    for (scene_file, object_id), task in sorted(subtasks.items(), key=str):
+        scene = rendered.load_dataset_scene(dataset, scene_file)
+        oracle = OracleScene.from_annotations(scene.annotations)  # type: ignore[arg-type]
+        same_category = [o.id for o in oracle.objects.values() if o.category == task.category]
+        seen_from = [instances[(scene_file, i)] for i in same_category if (scene_file, i) in instances]
+        memory = ObservedObjects()
+        for obs in rendered.view_point_observations(scene, seen_from, CAMERA_HEIGHT_M, per_goal=2):
+            memory.record(visible_objects(obs, oracle, min_pixels=50))
+        candidates = [i for i in same_category if i in memory]
+        if len(candidates) < 2 or object_id not in memory:
+            continue
+        assert task.lang_desc is not None
+        scores = OracleDescriptionScorer(oracle, memory, text).score_instances(
+            task.lang_desc, task.category, candidates
+        )
+        correct += candidates[int(np.argmax(scores))] == object_id
+        total += 1
+    assert total >= 8, f"only {total} description goals with observed same-category distractors"
+    assert correct >= 0.8 * total, f"described instance picked in {correct}/{total}"
