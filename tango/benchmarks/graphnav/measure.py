@@ -12,6 +12,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from dataclasses import replace
 
 from tango.benchmarks.graphnav.config import GenerateConfig, GraphNavConfig
 from tango.benchmarks.graphnav.generate import SIZES
@@ -19,23 +20,31 @@ from tango.benchmarks.graphnav.runner import GraphNavRunner, episode_result, ite
 
 
 def measure(config: GraphNavConfig, agents: list[str]) -> dict[str, object]:
-    """SR (and mean pfs/spl) per agent, task and size over every episode of config's data."""
+    """Per agent and task: SR per maze size, overall SR and the task's path metric (pfs or spl)."""
     episodes = list(iter_episodes(config))
-    results: dict[str, object] = {"episodes": len(episodes)}
+    results: dict[str, object] = {"episodes": len(episodes), "condition": config.condition}
     for agent in agents:
         started = time.perf_counter()
-        runner = GraphNavRunner(GraphNavConfig(**{**config.__dict__, "agent": agent}))
-        table: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+        runner = GraphNavRunner(replace(config, agent=agent))
+        by_size: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+        path_metric: dict[str, list[float]] = defaultdict(list)
         for index, episode in enumerate(episodes):
             env, outcome = runner.play(episode, seed=index)
-            table[episode.task][maze_size(episode)].append(
-                episode_result(episode, env, outcome, "").metrics["success"]
-            )
+            metrics = episode_result(episode, env, outcome, config.condition).metrics
+            by_size[episode.task][maze_size(episode)].append(metrics["success"])
+            path_metric[episode.task].append(metrics.get("pfs", metrics.get("spl", 0.0)))
         runner.close()
-        results[agent] = {
-            task: {str(size): round(sum(v) / len(v), 3) for size, v in sorted(sizes.items())}
-            for task, sizes in table.items()
-        }
+        summary: dict[str, object] = {}
+        for task, sizes in by_size.items():
+            everything = [value for values in sizes.values() for value in values]
+            summary[task] = {
+                "sr": round(sum(everything) / len(everything), 3),
+                "pfs" if task != "shortcut" else "spl": round(
+                    sum(path_metric[task]) / len(path_metric[task]), 3
+                ),
+                "sr_by_size": {str(size): round(sum(v) / len(v), 3) for size, v in sorted(sizes.items())},
+            }
+        results[agent] = summary
         results[f"{agent}_wall_s"] = round(time.perf_counter() - started, 1)
     return results
 
