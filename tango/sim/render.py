@@ -71,7 +71,7 @@ layout(location = 1) out float out_depth;
 layout(location = 2) out int out_id;
 void main() {
     vec3 normal = normalize(cross(dFdx(v_world), dFdy(v_world)));
-    float shade = 0.5 + 0.3 * abs(normal.y) + 0.2 * abs(normal.x) + 0.08 * abs(normal.z);
+    float shade = 0.65 + 0.25 * abs(normal.y) + 0.1 * abs(normal.x);
     vec4 albedo = v_color;
     if (use_texture) {
         albedo *= texture(tex, v_uv);
@@ -349,8 +349,8 @@ def _material_color_and_image(visual: trimesh.visual.TextureVisuals) -> tuple[np
     material = visual.material
     image = getattr(material, "baseColorTexture", None) or getattr(material, "image", None)
     factor = getattr(material, "baseColorFactor", None)
-    if factor is None:
-        factor = getattr(material, "main_color", None)
+    if factor is None:  # a texture alone is the colour; without one, trimesh's main colour of the material
+        factor = (255, 255, 255, 255) if image is not None else getattr(material, "main_color", None)
     values = np.asarray(factor if factor is not None else DEFAULT_GREY)
     if values.dtype.kind == "f":
         values = np.clip(values * 255.0, 0, 255)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import gzip
 import json
+import struct
 from pathlib import Path
 
 import numpy as np
 import trimesh
+from PIL import Image
 
 ROOM_SIZE_X, ROOM_SIZE_Z, WALL_HEIGHT = 8.0, 6.0, 2.5
 # A partition along x = 0 from the south wall (z = +3) up to z = -1, leaving a 2 m gap at the north end.
@@ -158,3 +160,49 @@ def write_objectnav_dataset(
     content = {"goals_by_category": goals_by_category, "episodes": episodes}
     (split_dir / "content" / f"{scene_id}.json.gz").write_bytes(gzip.compress(json.dumps(content).encode()))
     return split_file
+
+
+def textured_quad_scene() -> trimesh.Scene:
+    """A 2 x 2 m quad facing +z at z = -2 with an 8 x 8 texture: red, green (top row), blue, yellow (bottom)."""
+    image = np.zeros((8, 8, 3), np.uint8)
+    image[:4, :4], image[:4, 4:], image[4:, :4], image[4:, 4:] = (
+        (255, 0, 0),
+        (0, 255, 0),
+        (0, 0, 255),
+        (255, 255, 0),
+    )
+    vertices = np.array([[-1, -1, -2], [1, -1, -2], [1, 1, -2], [-1, 1, -2]], dtype=float)
+    uv = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=float)
+    material = trimesh.visual.material.PBRMaterial(baseColorTexture=Image.fromarray(image))
+    quad = trimesh.Trimesh(
+        vertices,
+        [[0, 1, 2], [0, 2, 3]],
+        visual=trimesh.visual.TextureVisuals(uv=uv, material=material),
+        process=False,
+    )
+    scene = trimesh.Scene()
+    scene.add_geometry(quad, node_name="quad")
+    return scene
+
+
+def write_basis_like_glb(source: Path, target: Path) -> None:
+    """Rewrite a textured GLB the way HM3D's `.basis.glb` files look to trimesh: the texture is a
+    KHR_texture_basisu image (here undecodable bytes) that it cannot read."""
+    data = source.read_bytes()
+    magic, version, _ = struct.unpack("<III", data[:12])
+    json_length, json_type = struct.unpack("<II", data[12:20])
+    gltf = json.loads(data[20 : 20 + json_length])
+    rest = data[20 + json_length :]
+    bin_length, bin_type = struct.unpack("<II", rest[:8])
+    blob = bytearray(rest[8 : 8 + bin_length])
+    gltf["textures"] = [{"extensions": {"KHR_texture_basisu": {"source": 0}}}]
+    gltf["images"][0]["mimeType"] = "image/ktx2"
+    gltf["extensionsUsed"] = gltf["extensionsRequired"] = ["KHR_texture_basisu"]
+    view = gltf["bufferViews"][gltf["images"][0]["bufferView"]]
+    offset = view.get("byteOffset", 0)
+    blob[offset : offset + view["byteLength"]] = b"\xab" * view["byteLength"]
+    text = json.dumps(gltf).encode()
+    text += b" " * ((4 - len(text) % 4) % 4)
+    total = 12 + 8 + len(text) + 8 + len(blob)
+    header = struct.pack("<III", magic, version, total) + struct.pack("<II", len(text), json_type)
+    target.write_bytes(header + text + struct.pack("<II", len(blob), bin_type) + bytes(blob))

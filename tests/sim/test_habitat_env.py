@@ -8,6 +8,7 @@ import pytest
 from tango.sim.config import EmbeddedSimConfig
 from tango.sim.follower import OracleGeodesicFollower
 from tango.sim.habitat_env import make_objectnav_env
+from tango.sim.habitat_sim import TangoShortestPath
 from tango.sim.navgrid import NavGrid
 from tango.sim.scene import load_scene
 from tests.sim.builders import write_objectnav_dataset, write_room
@@ -77,3 +78,39 @@ def test_look_up_and_down_tilt_the_camera(env) -> None:
     assert not np.array_equal(up["depth"], first["depth"])
     back = env.step("look_down")
     assert np.allclose(back["depth"], first["depth"])
+
+
+def test_pathfinder_and_queries(env) -> None:
+    env.reset()
+    sim = env.sim
+    start, goal = np.array([-1.5, 0.0, 2.5]), np.array([1.5, 0.0, 2.5])
+    path = TangoShortestPath(requested_start=start, requested_end=goal)
+    assert sim.pathfinder.find_path(path)
+    assert np.allclose(path.points[0], start) and np.allclose(path.points[-1], goal)
+    assert path.geodesic_distance == pytest.approx(sim.geodesic_distance(start, goal))
+    assert sim.geodesic_distance(start, [goal, start]) < 0.05
+    assert sim.is_navigable(start) and not sim.is_navigable([0.0, 0.0, 1.0])
+    assert not sim.is_navigable([-1.5, 2.0, 2.5])  # above the floor
+    snapped = sim.pathfinder.snap_point([0.0, 0.0, 1.0])
+    assert sim.is_navigable(snapped)
+    assert np.allclose(
+        sim.pathfinder.try_step_no_sliding([-0.5, 0.0, 2.0], [0.5, 0.0, 2.0]), [-0.5, 0.0, 2.0]
+    )
+    slid = sim.pathfinder.try_step([-0.5, 0.0, 2.0], [0.5, 0.0, 1.5])
+    assert slid[0] == pytest.approx(-0.5) and slid[2] == pytest.approx(1.5)  # slides along the partition
+    assert 0.18 <= sim.distance_to_closest_obstacle([-2.0, 0.0, -1.0]) <= 2.0
+    sim.seed(5)
+    point = sim.sample_navigable_point()
+    assert sim.is_navigable(point)
+
+
+def test_observations_at_a_pose_leave_the_agent(env) -> None:
+    env.reset()
+    state = env.sim.get_agent_state()
+    facing_wall = env.sim.get_observations_at(
+        [-3.0, 0.0, 0.0], [0.0, np.sin(np.pi / 4), 0.0, np.cos(np.pi / 4)]
+    )
+    assert facing_wall["depth"][128, 128, 0] == pytest.approx(1.0, abs=0.01)  # west wall at x = -4
+    assert np.allclose(env.sim.get_agent_state().position, state.position)
+    env.sim.get_observations_at([-3.0, 0.0, 0.0], None, keep_agent_at_new_pose=True)
+    assert np.allclose(env.sim.get_agent_state().position, [-3.0, 0.0, 0.0])

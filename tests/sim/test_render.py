@@ -10,7 +10,7 @@ from tango.sim import render as render_module
 from tango.sim.pose import camera_pose
 from tango.sim.render import Renderer, RendererError
 from tango.sim.scene import load_scene
-from tests.sim.builders import write_room
+from tests.sim.builders import textured_quad_scene, write_basis_like_glb, write_room
 
 WIDTH = HEIGHT = 256
 HFOV = 79.0
@@ -111,3 +111,32 @@ def test_missing_egl_names_the_debian_packages(monkeypatch) -> None:
     monkeypatch.setattr(render_module.moderngl, "create_standalone_context", fail)
     with pytest.raises(RendererError, match="libegl1 libegl-mesa0 libgl1-mesa-dri"):
         Renderer(_plane_scene(), 32, 32)
+
+
+def test_textures_render_upright_through_glb(tmp_path) -> None:
+    glb = tmp_path / "quad.glb"
+    textured_quad_scene().export(str(glb))
+    renderer = Renderer(load_scene(glb).mesh, 64, 64, 90.0)
+    rgb = renderer.render(np.eye(4)).rgb.astype(int)
+    corners = {"red": rgb[20, 20], "green": rgb[20, 44], "blue": rgb[44, 20], "yellow": rgb[44, 44]}
+    assert corners["red"][0] > 120 and corners["red"][1:].max() < 30
+    assert corners["green"][1] > 120 and corners["green"][[0, 2]].max() < 30
+    assert corners["blue"][2] > 120 and corners["blue"][:2].max() < 30
+    assert min(corners["yellow"][:2]) > 120 and corners["yellow"][2] < 30
+    renderer.release()
+
+
+def test_undecodable_basis_texture_renders_grey_with_exact_depth(tmp_path) -> None:
+    source = tmp_path / "quad.glb"
+    textured_quad_scene().export(str(source))
+    target = tmp_path / "QUADscene.basis.glb"
+    write_basis_like_glb(source, target)
+    loaded = load_scene(target)
+    assert loaded.scene_id == "QUADscene" and loaded.annotations is None
+    renderer = Renderer(loaded.mesh, 64, 64, 90.0)
+    frame = renderer.render(np.eye(4))
+    centre = frame.rgb[24:40, 24:40].reshape(-1, 3).astype(int)
+    assert (centre.max(axis=1) - centre.min(axis=1)).max() <= 2 and centre.mean() > 40  # uniform grey
+    assert np.abs(frame.depth[24:40, 24:40] - 2.0).max() < 1e-4
+    assert (frame.semantic == 0).all()
+    renderer.release()
