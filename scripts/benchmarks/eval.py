@@ -1,8 +1,9 @@
 """Benchmark of the evaluation harness: `python scripts/bench.py eval [--task goat] [--episodes N] ...`.
 
 Prints one JSON line with
-- `steps_per_s`: agent steps per second of wall time of the full loop on `--task` (default goat: render, maps,
-  oracle perception, controller, interpreter) with one worker, or the reason it could not run;
+- `steps_per_s`: agent steps per second of the full loop on `--task` (default goat: render, maps, oracle
+  perception, controller, interpreter) with one worker, over the episodes' own time (setup excluded;
+  `steps_per_s_with_setup` includes loading the scene data and models), or the reason it could not run;
 - `episodes_per_hour_1w`, `episodes_per_hour_2w`, `workers_speedup`: the same episodes on `--pool-task`
   (default the fake task, whose steps burn `--step-cpu-ms` of CPU) with 1 and with 2 worker processes,
   wall time including the pool's start-up; `episodes_in_flight_2w` is the 2-worker run's summed episode time
@@ -79,7 +80,9 @@ def main(argv: list[str]) -> int:
                 args.task, Path(tmp) / "loop", [f"eval.num_episodes={args.episodes}"]
             )
             result.update(
-                steps_per_s=summary["total_steps"] / seconds,
+                steps_per_s=summary["steps_per_s_per_worker"],
+                steps_per_s_with_setup=summary["total_steps"] / seconds,
+                loop_steps=summary["total_steps"],
                 loop_episodes=summary["num_episodes"],
                 loop_errors=summary["num_errors"],
             )
