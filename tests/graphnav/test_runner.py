@@ -113,3 +113,16 @@ def test_llm_generator_programs_run_and_bad_ones_fall_back_to_the_template(tmp_p
     assert shortcut.metrics["success"] == 1.0 and shortcut.metrics["spl"] == 1.0
     assert repeated.program_source == "template" and repeated.generation is not None
     assert repeated.generation["program"] is None and repeated.metrics["success"] == 1.0
+
+
+def test_default_data_root_is_generated_once_under_the_cache(tmp_path: Path, monkeypatch) -> None:
+    from tango.benchmarks.graphnav.config import GenerateConfig
+    from tango.benchmarks.graphnav.runner import ensure_dataset
+
+    monkeypatch.setenv("TANGO_CACHE", str(tmp_path))
+    config = GraphNavConfig(generate=GenerateConfig(sizes=[5], episodes_per_task=1))
+    root = ensure_dataset(config)
+    assert root == tmp_path / "graphnav-v1" and len(list((root / "mazes").glob("*.txt"))) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["graphnav-v1"]  # no scratch folder left behind
+    stamp = (root / "mazes").stat().st_mtime_ns
+    assert ensure_dataset(config) == root and (root / "mazes").stat().st_mtime_ns == stamp

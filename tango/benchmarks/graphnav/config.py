@@ -38,7 +38,7 @@ class ClipConfig:
 class GraphNavConfig:
     """Which episodes (data, task, condition, sizes), which agent and recognition, views and budgets."""
 
-    data_root: str = "data/graphnav"
+    data_root: str = ""
     task: str = "all"
     condition: str = "C3"
     agent: str = "program"

@@ -7,6 +7,8 @@ TaskPlugin that `python -m tango.eval task=graphnav` loads (configs/task/graphna
 from __future__ import annotations
 
 import logging
+import os
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,21 +37,34 @@ from tango.harness.episode import EpisodeContext, EpisodeResult, EpisodeSpec
 log = logging.getLogger(__name__)
 
 
+def data_root(config: GraphNavConfig) -> Path:
+    """The configured data_root, or `{TANGO_CACHE or ~/.cache/tango}/graphnav-v1` when it is empty."""
+    if config.data_root:
+        return Path(config.data_root)
+    from tango.scenes.datasets.default import cache_root
+
+    return cache_root() / "graphnav-v1"
+
+
 def ensure_dataset(config: GraphNavConfig) -> Path:
-    """data_root, after writing the small default set there when it has no mazes/ yet."""
-    root = Path(config.data_root)
+    """The data root, after writing the small default set there (atomically) when it has no mazes/ yet."""
+    root = data_root(config)
     if not (root / "mazes").is_dir():
         gen = config.generate
         log.info("no GraphNav data under %s: generating a small set", root)
-        generate_dataset(
-            root,
-            DatasetSpec(
+        root.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=root.parent, prefix=f".{root.name}-") as scratch:
+            spec = DatasetSpec(
                 sizes=tuple(gen.sizes),
                 mazes_per_size=gen.mazes_per_size,
                 seed=gen.seed,
                 episodes=EpisodeGenConfig(episodes_per_task=gen.episodes_per_task),
-            ),
-        )
+            )
+            generate_dataset(scratch, spec)
+            root.mkdir(exist_ok=True)
+            for part in ("mazes", "paths"):
+                if not (root / part).exists():
+                    os.replace(Path(scratch) / part, root / part)
     return root
 
 
@@ -134,7 +149,7 @@ class GraphNavRunner:
     def _maze(self, name: str) -> _LoadedMaze:
         if self._loaded is None or self._loaded.maze.name != name:
             self.close()
-            root = Path(self.config.data_root)
+            root = data_root(self.config)
             maze = load_maze(root / "mazes" / f"{name}.txt")
             graph = build_key_graph(maze)
             use_dataset = self.config.views == "dataset" or (
