@@ -98,6 +98,12 @@ class NavGrid:
             raise NavGridError(f"no navigable cell at floor height {floor_y:.2f} m")
         return cls(navigable=navigable, origin_xz=origin, resolution=res, floor_y=float(floor_y))
 
+    def island_of(self, point: np.ndarray) -> NavGrid:
+        """A grid restricted to the connected navigable region (8-connected) holding the point's snapped cell."""
+        labels, _ = ndimage.label(self.navigable, structure=np.ones((3, 3)))
+        label = labels[self.cell_of(self.snap(np.asarray(point, dtype=np.float64)))]
+        return NavGrid(labels == label, self.origin_xz, self.resolution, self.floor_y)
+
     # --- coordinates ---------------------------------------------------------------------------------------
 
     def cell_of(self, point: np.ndarray) -> tuple[int, int]:

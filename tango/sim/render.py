@@ -190,7 +190,7 @@ class Renderer:
         view = np.linalg.inv(np.asarray(pose_world_from_camera, dtype=np.float64))
         self._uniform("view").write(view.T.astype("f4").tobytes())
         self._fbo.use()
-        self._fbo.clear(0.0, 0.0, 0.0, 1.0, depth=1.0)
+        self._fbo.clear(0.0, 0.0, 0.0, 1.0, depth=1.0)  # moderngl clears the R32I ids with glClearBufferiv
         self.ctx.enable(moderngl.DEPTH_TEST)
         self.ctx.disable(moderngl.CULL_FACE)
         planes = _frustum_planes(self._proj @ view)

@@ -78,3 +78,12 @@ def test_unreachable_is_inf_and_islands() -> None:
     assert split.shortest_path(west, east) == []
     largest = NavGrid.from_scene(_two_sealed_rooms())
     assert largest.is_navigable(west) != largest.is_navigable(east)
+
+
+def test_island_of_a_point() -> None:
+    split = NavGrid.from_scene(_two_sealed_rooms(), NavGridConfig(largest_island_only=False))
+    west, east = np.array([-2.0, 0.0, -2.0]), np.array([2.0, 0.0, -2.0])
+    west_only = split.island_of(west)
+    assert west_only.is_navigable(west) and not west_only.is_navigable(east)
+    rng = np.random.default_rng(1)
+    assert all(west_only.sample_navigable_point(rng)[0] < 0 for _ in range(20))
