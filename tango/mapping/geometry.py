@@ -29,6 +29,26 @@ def depth_to_camera_points(
     return np.stack((x, y, -z), axis=1)
 
 
+class CameraRays:
+    """Per-pixel camera-frame rays (x, y, -1), so that ray * depth is the point; cached per image size and
+    intrinsics, float32, flattened row-major to (H * W, 3)."""
+
+    def __init__(self) -> None:
+        self._key: tuple[tuple[int, ...], bytes] | None = None
+        self._rays = np.zeros((0, 3), np.float32)
+
+    def get(self, shape: tuple[int, ...], intrinsics: np.ndarray) -> np.ndarray:
+        """The rays for an image of this shape and these intrinsics."""
+        key = (tuple(shape), np.asarray(intrinsics, np.float64).tobytes())
+        if key != self._key:
+            rows, cols = np.indices(shape[:2]).reshape(2, -1)
+            fx, fy, cx, cy = intrinsics[0, 0], intrinsics[1, 1], intrinsics[0, 2], intrinsics[1, 2]
+            x, y = (cols - cx) / fx, -(rows - cy) / fy
+            self._rays = np.stack((x, y, -np.ones_like(x)), axis=1).astype(np.float32)
+            self._key = key
+        return self._rays
+
+
 def transform_points(pose: np.ndarray, points: np.ndarray) -> np.ndarray:
     """Apply a 4x4 rigid transform to (N, 3) points."""
     return points @ pose[:3, :3].T + pose[:3, 3]

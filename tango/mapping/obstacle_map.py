@@ -8,7 +8,7 @@ import numpy as np
 from tango.agent.observation import Observation
 from tango.mapping.config import MapConfig
 from tango.mapping.frontiers import detect_frontiers
-from tango.mapping.geometry import MapGrid, camera_yaw, depth_to_world_points
+from tango.mapping.geometry import CameraRays, MapGrid, camera_yaw
 
 RAY_STEP_PX = 0.5
 THICKEN_KERNEL = np.ones((3, 3), np.uint8)
@@ -31,6 +31,7 @@ class ObstacleMap:
         self.obstacles = np.zeros((size, size), dtype=bool)
         self.navigable = np.ones((size, size), dtype=bool)
         self._ray_blocking = np.zeros((size, size), dtype=bool)
+        self._rays = CameraRays()
         self.explored = np.zeros((size, size), dtype=bool)
         kernel = int(self.config.pixels_per_meter * self.config.agent_radius * 2)
         kernel += int(kernel % 2 == 0)
@@ -52,15 +53,27 @@ class ObstacleMap:
     def add_depth(
         self, depth: np.ndarray, intrinsics: np.ndarray, camera_pose: np.ndarray, floor_y: float
     ) -> None:
-        """Mark the cells under depth points whose height above the floor lies in the obstacle band."""
-        points = depth_to_world_points(depth, intrinsics, camera_pose, self.config.max_depth)
-        height = points[:, 1] - floor_y
-        band = (height >= self.config.min_obstacle_height) & (height <= self.config.max_obstacle_height)
-        self.mark_obstacles(points[band])
+        """Mark the cells under depth points whose height above the floor lies in the obstacle band.
+
+        Heights are computed for every pixel first (one dot product per pixel with cached camera rays), so only
+        the points in the band are transformed in full.
+        """
+        rays = self._rays.get(depth.shape, intrinsics)
+        d = depth.reshape(-1)
+        rotation = camera_pose[:3, :3].astype(np.float32)
+        height = d * (rays @ rotation[1]) + np.float32(camera_pose[1, 3] - floor_y)
+        keep = (d > 0) & (d < self.config.max_depth)
+        keep &= (height >= self.config.min_obstacle_height) & (height <= self.config.max_obstacle_height)
+        d, band_rays = d[keep], rays[keep]
+        x = d * (band_rays @ rotation[0]) + np.float32(camera_pose[0, 3])
+        z = d * (band_rays @ rotation[2]) + np.float32(camera_pose[2, 3])
+        self._mark_pixels(self.grid.world_to_pixel(np.stack((x, z), axis=1)))
 
     def mark_obstacles(self, points: np.ndarray) -> None:
         """Mark world points (N, 3) as obstacles (also used for collisions) and refresh navigability locally."""
-        pixels = self.grid.world_to_pixel(points) if len(points) else np.zeros((0, 2), np.int64)
+        self._mark_pixels(self.grid.world_to_pixel(points) if len(points) else np.zeros((0, 2), np.int64))
+
+    def _mark_pixels(self, pixels: np.ndarray) -> None:
         pixels = pixels[self.grid.in_bounds(pixels)]
         if len(pixels) == 0:
             return

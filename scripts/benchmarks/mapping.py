@@ -1,0 +1,268 @@
+"""Benchmark of the maps: `python scripts/bench.py mapping [--steps 500] [--vlfm PATH --frontier-exploration PATH]`.
+
+Frames come from one exploration episode on a procedural apartment (256x256 depth, hfov 79, depth 0.5-5 m) into
+1000 px maps at 20 px/m, one thread. Prints one JSON line with
+- `map_update_ms`: median per frame of obstacle + explored + value map updates (`obstacle_ms`, `value_ms` apart),
+  `frontier_ms` the frontier detection that exploration adds when it asks for frontiers;
+- `memory_update_ms`, `memory_bytes` (feature memory, 256-d embeddings, after the episode), `dense_memory_bytes`
+  (a 1000x1000x256 float32 per-cell map), `memory_ratio`, and `recall_ms` (median of 20 queries).
+With `--vlfm` (a checkout of bdaiinstitute/vlfm; its frontier code needs naokiyokoyama/frontier_exploration),
+VLFM's ValueMap (default weighted fusion) and ObstacleMap (with frontiers) run on the same frames, and a `vlfm`
+entry reports their medians, our speed-ups, the max abs differences of the value and confidence maps, obstacle
+cell agreement, and frontier counts and matches. `--dense` also times a dense per-cell memory update.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from tango.agent.observation import Observation
+from tango.mapping.config import MapConfig
+from tango.mapping.feature_memory import FeatureMemory
+from tango.mapping.geometry import effective_depth
+from tango.mapping.obstacle_map import ObstacleMap
+from tango.mapping.value_map import ValueMap
+from tango.navigation.actions import MOVE_FORWARD, TURN_LEFT, TURN_RIGHT
+from tango.navigation.navigator import Navigator
+from tango.scenes.apartment import generate_apartment
+from tango.sim.navgrid import NavGrid
+from tango.sim.pose import camera_pose, forward_vector
+from tango.sim.render import Renderer
+
+HFOV = 79.0
+CAMERA_HEIGHT = 0.88
+EMBEDDING_DIM = 256
+FRONTIER_MATCH_M = 0.5
+
+
+def record_episode(steps: int, seed: int) -> tuple[list[Observation], float]:
+    """Observations of a frontier-exploration episode (random turns once nothing is left); and the floor y."""
+    scene = generate_apartment(seed).scene()
+    grid = NavGrid.from_scene(scene)
+    renderer = Renderer(scene, 256, 256, HFOV, 0.5, 5.0, sensors=("depth",))
+    rng = np.random.default_rng(seed)
+    position, yaw = grid.sample_navigable_point(rng), float(rng.uniform(-np.pi, np.pi))
+    navigator = Navigator()
+    frames = []
+    for _ in range(steps):
+        pose = camera_pose(position, yaw, height=CAMERA_HEIGHT)
+        depth = renderer.render(pose).depth
+        assert depth is not None
+        obs = Observation(np.zeros((1, 1, 3), np.uint8), depth, pose, HFOV, position.copy(), yaw)
+        frames.append(obs)
+        navigator.update(obs)
+        action = navigator.next_action_explore() or (TURN_LEFT if rng.random() < 0.5 else MOVE_FORWARD)
+        if action in (TURN_LEFT, TURN_RIGHT):
+            yaw += np.deg2rad(30.0) if action == TURN_LEFT else -np.deg2rad(30.0)
+        elif action == MOVE_FORWARD:
+            target = position + 0.25 * forward_vector(yaw)
+            if grid.segment_navigable(position, target):
+                position = target
+    renderer.release()
+    return frames, grid.floor_y
+
+
+def median_ms(times: list[float]) -> float:
+    return round(float(np.median(times)) * 1000.0, 3)
+
+
+def run_tango(frames: list[Observation], scores: np.ndarray, embeddings: np.ndarray) -> dict[str, Any]:
+    """Time our maps and memory on the frames; returns the measurements and the final maps."""
+    config = MapConfig()
+    omap, vmap = ObstacleMap(config), ValueMap(1, config)
+    memory = FeatureMemory(omap.grid, EMBEDDING_DIM)
+    t_obstacle, t_value, t_frontier, t_memory = [], [], [], []
+    for obs, score, embedding in zip(frames, scores, embeddings, strict=True):
+        t0 = time.perf_counter()
+        omap.update(obs)
+        t1 = time.perf_counter()
+        patch = vmap.update(obs, score)
+        t2 = time.perf_counter()
+        omap.frontier_pixels()
+        t3 = time.perf_counter()
+        memory.add(embedding, patch)
+        t4 = time.perf_counter()
+        t_obstacle.append(t1 - t0)
+        t_value.append(t2 - t1)
+        t_frontier.append(t3 - t2)
+        t_memory.append(t4 - t3)
+    queries = np.random.default_rng(1).normal(size=(20, EMBEDDING_DIM)).astype(np.float32)
+    t_recall = []
+    for query in queries:
+        t0 = time.perf_counter()
+        memory.recall(query)
+        t_recall.append(time.perf_counter() - t0)
+    dense_bytes = config.size_px * config.size_px * EMBEDDING_DIM * 4
+    result = {
+        "map_update_ms": median_ms([a + b for a, b in zip(t_obstacle, t_value, strict=True)]),
+        "obstacle_ms": median_ms(t_obstacle),
+        "value_ms": median_ms(t_value),
+        "frontier_ms": median_ms(t_frontier),
+        "memory_update_ms": median_ms(t_memory),
+        "memory_bytes": memory.nbytes,
+        "dense_memory_bytes": dense_bytes,
+        "memory_ratio": round(memory.nbytes / dense_bytes, 5),
+        "recall_ms": median_ms(t_recall),
+    }
+    return {"result": result, "omap": omap, "vmap": vmap}
+
+
+def time_dense_memory(frames: list[Observation], embeddings: np.ndarray, steps: int = 20) -> float:
+    """Median ms of a TANGO-style dense update: zero the unexplored cells, write the embedding over the FOV."""
+    config = MapConfig()
+    dense = np.zeros((config.size_px, config.size_px, EMBEDDING_DIM), np.float32)
+    omap, vmap = ObstacleMap(config), ValueMap(1, config)
+    times = []
+    for obs, embedding in list(zip(frames, embeddings, strict=True))[:steps]:
+        omap.update(obs)
+        patch = vmap.project(obs)
+        t0 = time.perf_counter()
+        dense[~omap.explored] = 0.0
+        h, w = patch.confidence.shape
+        dense[patch.row0 : patch.row0 + h, patch.col0 : patch.col0 + w][patch.confidence > 0] = embedding
+        times.append(time.perf_counter() - t0)
+    return median_ms(times)
+
+
+def vlfm_pose(pose: np.ndarray, floor_y: float) -> np.ndarray:
+    """Our world-from-camera (y up, OpenGL camera) as VLFM's camera-to-episodic (x forward, y left, z up)."""
+    world = np.array([[0, 0, -1, 0], [-1, 0, 0, 0], [0, 1, 0, -floor_y], [0, 0, 0, 1]], dtype=float)
+    camera = np.array([[0, -1, 0, 0], [0, 0, 1, 0], [-1, 0, 0, 0], [0, 0, 0, 1]], dtype=float)
+    return world @ pose @ camera
+
+
+def import_vlfm(vlfm_path: Path, frontier_path: Path) -> tuple[Any, Any]:
+    """VLFM's ValueMap and ObstacleMap classes, imported from the given checkouts (read-only)."""
+    for path in (vlfm_path, frontier_path):
+        if not path.is_dir():
+            raise SystemExit(f"error: {path} is not a directory")
+        sys.path.insert(0, str(path))
+    from vlfm.mapping.obstacle_map import ObstacleMap as VlfmObstacleMap
+    from vlfm.mapping.value_map import ValueMap as VlfmValueMap
+
+    return VlfmValueMap, VlfmObstacleMap
+
+
+def run_vlfm(
+    frames: list[Observation],
+    scores: np.ndarray,
+    floor_y: float,
+    vlfm_path: Path,
+    frontier_path: Path,
+    ours: dict[str, Any],
+) -> dict[str, Any]:
+    """VLFM's maps on the same frames (depth normalised over 0.5-5 m as habitat gives it), compared with ours."""
+    value_cls, obstacle_cls = import_vlfm(vlfm_path, frontier_path)
+    config = MapConfig()
+    vmap = value_cls(value_channels=1, size=config.size_px, use_max_confidence=False)
+    omap = obstacle_cls(
+        config.min_obstacle_height,
+        config.max_obstacle_height,
+        config.agent_radius,
+        area_thresh=config.min_unexplored_area,
+        size=config.size_px,
+        pixels_per_meter=config.pixels_per_meter,
+    )
+    t_value, t_obstacle = [], []
+    span = config.max_depth - config.min_depth
+    for obs, score in zip(frames, scores, strict=True):
+        normalised = (
+            effective_depth(obs.depth, config.min_depth, config.max_depth) - config.min_depth
+        ) / span
+        tf = vlfm_pose(obs.camera_pose, floor_y)
+        fx = obs.intrinsics()[0, 0]
+        t0 = time.perf_counter()
+        vmap.update_map(
+            score,
+            normalised.astype(np.float32),
+            tf,
+            config.min_depth,
+            config.max_depth,
+            np.deg2rad(obs.hfov_deg),
+        )
+        t1 = time.perf_counter()
+        omap.update_map(
+            normalised.astype(np.float32),
+            tf,
+            config.min_depth,
+            config.max_depth,
+            fx,
+            fx,
+            np.deg2rad(obs.hfov_deg),
+        )
+        t2 = time.perf_counter()
+        t_value.append(t1 - t0)
+        t_obstacle.append(t2 - t1)
+    our_v, our_o, res = ours["vmap"], ours["omap"], ours["result"]
+    their_frontiers = np.asarray(omap._frontiers_px, dtype=float).reshape(-1, 2)[
+        :, ::-1
+    ]  # (x, y) -> (row, col)
+    our_frontiers = our_o.frontier_pixels()
+    matched = 0
+    if len(their_frontiers) and len(our_frontiers):
+        d = np.hypot(*(our_frontiers[:, None, :] - their_frontiers[None, :, :]).transpose(2, 0, 1))
+        matched = int((d.min(axis=1) <= FRONTIER_MATCH_M * config.pixels_per_meter).sum())
+    either = our_o.obstacles | omap._map.astype(bool)
+    value_ms, obstacle_ms = median_ms(t_value), median_ms(t_obstacle)
+    return {
+        "value_ms": value_ms,
+        "obstacle_with_frontiers_ms": obstacle_ms,
+        "value_speedup": round(value_ms / res["value_ms"], 1),
+        "obstacle_with_frontiers_speedup": round(obstacle_ms / (res["obstacle_ms"] + res["frontier_ms"]), 1),
+        "value_max_abs_diff": float(np.abs(our_v.values[..., 0] - vmap._value_map[..., 0]).max()),
+        "confidence_max_abs_diff": float(np.abs(our_v.confidence - vmap._map).max()),
+        "obstacle_cell_agreement": round(
+            float((our_o.obstacles == omap._map.astype(bool))[either].mean()), 4
+        ),
+        "explored_cell_agreement": round(
+            float((our_o.explored == omap.explored_area)[our_o.explored | omap.explored_area].mean()), 4
+        ),
+        "frontiers_vlfm": len(their_frontiers),
+        "frontiers_tango": len(our_frontiers),
+        "frontiers_tango_within_0.5m_of_vlfm": matched,
+    }
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="bench.py mapping", description=__doc__)
+    parser.add_argument("--steps", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--vlfm", type=Path, help="checkout of bdaiinstitute/vlfm")
+    parser.add_argument(
+        "--frontier-exploration",
+        type=Path,
+        help="checkout of naokiyokoyama/frontier_exploration (default: beside --vlfm as fe_checkout)",
+    )
+    parser.add_argument("--dense", action="store_true", help="also time a dense 1000x1000x256 memory update")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    cv2.setNumThreads(1)
+    frames, floor_y = record_episode(args.steps, args.seed)
+    rng = np.random.default_rng(args.seed)
+    scores = rng.uniform(0.0, 1.0, size=(len(frames), 1)).astype(np.float32)
+    embeddings = rng.normal(size=(len(frames), EMBEDDING_DIM)).astype(np.float32)
+    ours = run_tango(frames, scores, embeddings)
+    result: dict[str, Any] = {
+        "benchmark": "mapping",
+        "frames": len(frames),
+        "frame": "256x256",
+        "map_px": 1000,
+        "pixels_per_meter": 20,
+        **ours["result"],
+    }
+    if args.dense:
+        result["dense_memory_update_ms"] = time_dense_memory(frames, embeddings)
+    if args.vlfm is not None:
+        frontier_path = args.frontier_exploration or args.vlfm.parent / "fe_checkout"
+        result["vlfm"] = run_vlfm(frames, scores, floor_y, args.vlfm, frontier_path, ours)
+    print(json.dumps(result))
+    return 0
