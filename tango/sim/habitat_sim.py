@@ -214,7 +214,7 @@ class TangoSim(Simulator):
         self._ctx = create_gl_context()
         self._scene: LoadedScene | None = None
         self._triangles: np.ndarray | None = None
-        self._grids: dict[int, NavGrid] = {}
+        self._grids: list[NavGrid] = []
         self._grid: NavGrid | None = None
         self._cameras: list[_Camera] = []
         self._sensor_key: str | None = None
@@ -259,14 +259,15 @@ class TangoSim(Simulator):
         self._cameras, self._sensor_key = [], None
         self._scene = load_scene(path)
         self._triangles = world_triangles(self._scene.mesh)
-        self._grids = {}
-        floor_y = self._scene.annotations.floor_y if self._scene.annotations else None
-        self._grid = self._grid_at(floor_y)
+        self._grids, self._grid = [], None  # built on first use, for the floor the episode starts on
         LOG.info("loaded scene %s (%d triangles)", path, len(self._triangles))
 
     def _grid_at(self, floor_y: float | None) -> NavGrid:
-        """The navigability grid of the floor at height floor_y (estimated when None), built once per floor."""
-        for grid in self._grids.values():
+        """The navigability grid of the floor at height floor_y (the annotated or else the main floor when None),
+        built once per floor."""
+        if floor_y is None and self.scene.annotations is not None:
+            floor_y = self.scene.annotations.floor_y
+        for grid in self._grids:
             if floor_y is None or abs(grid.floor_y - floor_y) <= _FLOOR_MATCH:
                 return grid
         agent = self._agent_config
@@ -277,7 +278,7 @@ class TangoSim(Simulator):
         )
         assert self._triangles is not None
         grid = NavGrid.from_triangles(self._triangles, config, floor_y)
-        self._grids[len(self._grids)] = grid
+        self._grids.append(grid)
         return grid
 
     def _build_cameras(self) -> None:
@@ -337,7 +338,7 @@ class TangoSim(Simulator):
     def navgrid(self) -> NavGrid:
         """The navigability grid of the floor the agent is on."""
         if self._grid is None:
-            raise TangoSimError("no scene loaded")
+            self._grid = self._grid_at(None)
         return self._grid
 
     @property
