@@ -65,7 +65,7 @@ class EpisodeGenConfig:
 
     explore_len_min: int = 3
     episodes_per_task: int = 3
-    min_trip_steps: int = 2
+    min_trip_steps: int = 2  # trips also span at least half of their exploration walk
     shortcut_min_savings: float = 0.2
     max_attempts: int = 400
     tasks: tuple[str, ...] = TASKS
@@ -186,7 +186,8 @@ def draw_episodes(
         walk = random_walk(graph, int(rng.integers(target - 1, target + 2)), rng)
         if len(walk) - 1 < config.explore_len_min:
             continue
-        pairs = [(i, j) for i in range(len(walk)) for j in range(i + config.min_trip_steps, len(walk))]
+        span = max(config.min_trip_steps, (len(walk) - 1) // 2)
+        pairs = [(i, j) for i in range(len(walk)) for j in range(i + span, len(walk))]
         for pair_index in rng.permutation(len(pairs)):
             low, high = pairs[int(pair_index)]
             start_idx, goal_idx = (high, low) if task == "reversed" else (low, high)
