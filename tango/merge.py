@@ -62,7 +62,9 @@ def merge_runs(out_dir: Path, run_dirs: list[Path]) -> dict[str, Any]:
             writer.append(record)
     summaries = [_shard_summary(run_dir) for run_dir in run_dirs]
     wall_times = [float(summary.get("wall_time_s", 0.0)) for summary in summaries]
-    configs: dict[str, Any] = next((summary["configs"] for summary in summaries if summary.get("configs")), {})
+    configs: dict[str, Any] = next(
+        (summary["configs"] for summary in summaries if summary.get("configs")), {}
+    )
     task = tasks.pop() if tasks else str(configs.get("task", {}).get("name", "unknown"))
     planned = sum(int(summary.get("num_planned", 0)) for summary in summaries) or None
     summary = summarize(
