@@ -11,7 +11,11 @@ def _run(code: str, tmp_path=None) -> subprocess.CompletedProcess:
     env_path = [str(tmp_path)] if tmp_path is not None else []
     prelude = f"import sys; sys.path[:0] = {env_path!r}\n"
     return subprocess.run(
-        [sys.executable, "-c", prelude + textwrap.dedent(code)], capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", prelude + textwrap.dedent(code)],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
