@@ -12,14 +12,14 @@ import pytest
 
 from tango.benchmarks.graphnav.agents import ProgramAgent, RandomAgent, VLMAgent
 from tango.benchmarks.graphnav.conditions import get_condition
-from tango.benchmarks.graphnav.config import GenerateConfig, GraphNavConfig
+from tango.benchmarks.graphnav.config import ClipConfig, GenerateConfig, GraphNavConfig
 from tango.benchmarks.graphnav.env import EnvConfig, GraphNavEnv
 from tango.benchmarks.graphnav.recognition import ClipLandmarks, OpenClipEmbedder, OracleLandmarks
 from tango.benchmarks.graphnav.runner import GraphNavRunner, few_shot_examples, iter_episodes, run_episode
 from tango.benchmarks.graphnav.templates import template_program
 from tango.benchmarks.graphnav.views import RenderedViews, ViewConfig
 from tango.llm import ChatClient, LLMConfig
-from tests.graphnav.support import example_episode, example_maze
+from tests.graphnav.support import EXAMPLE_NAME, EXAMPLE_TEXT, example_episode, example_maze
 from tests.support.chat_server import ChatServer, Reply
 
 
@@ -107,20 +107,26 @@ def test_vlm_agent_answers_with_non_tokens_get_feedback(example_views: RenderedV
     assert env.state.success
 
 
+TINY_CLIP = {
+    "embed_dim": 16,
+    "vision_cfg": {"image_size": 32, "layers": 1, "width": 32, "patch_size": 8, "head_width": 16},
+    "text_cfg": {"context_length": 16, "vocab_size": 49408, "width": 32, "heads": 2, "layers": 1},
+}
+
+
+@pytest.fixture(scope="module")
+def tiny_clip_name(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """Registers a tiny open_clip architecture (random weights: wiring only, no recognition quality)."""
+    folder = tmp_path_factory.mktemp("clip")
+    (folder / "tango-tiny-clip.json").write_text(json.dumps(TINY_CLIP))
+    open_clip.add_model_config(folder)
+    return "tango-tiny-clip"
+
+
 def test_clip_recognition_wiring_with_tiny_random_weights(
-    tmp_path: Path, example_views: RenderedViews
+    tiny_clip_name: str, example_views: RenderedViews
 ) -> None:
-    (tmp_path / "tango-tiny-clip.json").write_text(
-        json.dumps(
-            {
-                "embed_dim": 16,
-                "vision_cfg": {"image_size": 32, "layers": 1, "width": 32, "patch_size": 8, "head_width": 16},
-                "text_cfg": {"context_length": 16, "vocab_size": 49408, "width": 32, "heads": 2, "layers": 1},
-            }
-        )
-    )
-    open_clip.add_model_config(tmp_path)
-    embedder = OpenClipEmbedder("tango-tiny-clip")
+    embedder = OpenClipEmbedder(tiny_clip_name)
     env = example_env(example_views, "shortcut", 0, 3)
     examples = few_shot_examples(env)
     walls = [v.rgb for label, v in examples if label.startswith("wall")]
@@ -131,5 +137,24 @@ def test_clip_recognition_wiring_with_tiny_random_weights(
     first, again = recognizer.read_view(view), recognizer.read_view(view)
     assert len(first) == 3 and first == again  # the same views map to the same gallery keys
     assert recognizer.read_destination(env.destination()) is not None
-    outcome = ProgramAgent(lambda _env: recognizer).run(env, template_program("shortcut"))
-    assert env.state.done or outcome.failure_reason is not None
+
+
+def test_runner_with_clip_recognition_loads_the_model_once(tiny_clip_name: str, tmp_path: Path) -> None:
+    (tmp_path / "mazes").mkdir()
+    (tmp_path / "mazes" / f"{EXAMPLE_NAME}.txt").write_text(EXAMPLE_TEXT)
+    config = GraphNavConfig(
+        data_root=str(tmp_path),
+        recognition="clip",
+        resolution=48,
+        clip=ClipConfig(model=tiny_clip_name, match_threshold=0.999),
+    )
+    runner = GraphNavRunner(config)
+    first = run_episode(example_episode("shortcut", 0, 3), config, runner)
+    embedder = runner._embedder
+    second = run_episode(example_episode("repeated", 0, 4), config, runner)
+    runner.close()
+    assert embedder is not None and runner._embedder is embedder
+    assert runner.describe()["perception"]["name"] == "graphnav-clip"
+    for result in (first, second):
+        assert {"success", "num_steps", "invalid_actions"} <= set(result.metrics)
+        assert result.failure_reason is None or result.metrics["success"] == 0.0

@@ -120,7 +120,7 @@ class GraphNavEnv:
         return len(self.state.path) - 1
 
     def valid_tokens(self) -> list[str]:
-        """Tokens that lead into a corridor from here (used by baselines and feedback only)."""
+        """Tokens that lead into a corridor from here (for tests and tools; agents learn it from feedback)."""
         return [self.condition.token_of(slot) for slot in SLOTS if self._target(slot) is not None]
 
     def _target(self, slot: str) -> Cell | None:

@@ -84,15 +84,6 @@ def maze_size(episode: Episode) -> int:
     return MazeName.parse(episode.maze_name).size
 
 
-def _clip_factory(config: GraphNavConfig, examples: list[tuple[str, NodeView]]) -> Any:
-    from tango.benchmarks.graphnav.recognition import ClipLandmarks, OpenClipEmbedder
-
-    embedder = OpenClipEmbedder(config.clip.model, config.clip.pretrained, config.clip.device)
-    walls = [view.rgb for label, view in examples if label.startswith("wall")]
-    paths = [view.rgb for label, view in examples if label.startswith("path")]
-    return lambda env: ClipLandmarks(embedder, walls, paths, config.clip.match_threshold)
-
-
 def few_shot_examples(env: GraphNavEnv) -> list[tuple[str, NodeView]]:
     """One wall and one path sub-view from the exploration (its action labels say which slots were open)."""
     from tango.benchmarks.graphnav.conditions import SLOTS
@@ -133,6 +124,7 @@ class GraphNavRunner:
             import open_clip  # noqa: F401  (imported before any GL context: a later import segfaults on llvmpipe)
         self._loaded: _LoadedMaze | None = None
         self._client: Any = None
+        self._embedder: Any = None
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -182,11 +174,22 @@ class GraphNavRunner:
 
             factory: Any = lambda _env: OracleLandmarks()
         else:
-            factory = _clip_factory(self.config, few_shot_examples(env))
+            factory = self._clip_factory(few_shot_examples(env))
         text, source, record = self.program_for(episode.task)
         outcome = ProgramAgent(factory, source).run(env, text, trace_path)
         outcome.generation = record
         return env, outcome
+
+    def _clip_factory(self, examples: list[tuple[str, NodeView]]) -> Any:
+        """CLIP landmark recognition for one trip (fresh gallery), over one embedder loaded per runner."""
+        from tango.benchmarks.graphnav.recognition import ClipLandmarks, OpenClipEmbedder
+
+        clip = self.config.clip
+        if self._embedder is None:
+            self._embedder = OpenClipEmbedder(clip.model, clip.pretrained, clip.device)
+        walls = [view.rgb for label, view in examples if label.startswith("wall")]
+        paths = [view.rgb for label, view in examples if label.startswith("path")]
+        return lambda _env: ClipLandmarks(self._embedder, walls, paths, clip.match_threshold)
 
     def program_for(self, task: str) -> tuple[str, str, dict[str, Any] | None]:
         """(program text, source, generation record) for a task: the GraphNav template, or the configured

@@ -42,7 +42,7 @@ def recall_route(ctx: AgentContext, start: str, goal: str) -> list:
 
 @primitive(toolbox=TOOLBOX)
 def plan_route(ctx: AgentContext, start: str, goal: str) -> list:
-    """A shortest route of places from start to goal on the cognitive graph (may use seen, unwalked corridors)."""
+    """A shortest route of places from start (where you are now) to goal; it may use seen, unwalked corridors."""
     moves = ctx.agent.graph.plan(start, ctx.agent.heading, goal) if start == ctx.agent.place else None
     return [start] + [place for _, place in moves] if moves else []
 

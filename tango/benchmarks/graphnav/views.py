@@ -92,7 +92,7 @@ class RenderedViews:
 
     def destination_view(self, node: Cell) -> NodeView:
         """The goal's overview: from a cell away down its first open corridor, looking up at its landmark."""
-        direction = min(self.graph.neighbors.get(node, {0: node}))
+        direction = min(self.graph.neighbors.get(node) or {0: node})  # an isolated node: look from the north
         dx, dy = ((0, 1), (1, 0), (0, -1), (-1, 0))[direction]
         position = cell_center(node) + np.array([dx, 0.0, -dy]) * CELL_SIZE * 0.9
         return self._render(position, heading_yaw((direction + 2) % 4), pitch=np.deg2rad(30.0))
