@@ -18,9 +18,11 @@ from tango.agent.api import GoalImage, ObjectHandle, Position
 from tango.agent.observation import Observation
 from tango.agent.sim_session import SimSession
 from tango.harness.episode import FrameSink
+from tango.harness.topdown import TopDownLayers, render_topdown
 from tango.mapping.value_map import ValueMap
 from tango.navigation.actions import STOP, TURN_LEFT
 from tango.navigation.navigator import Navigator
+from tango.navigation.targets import detection_point
 from tango.perception.build import PerceptionBundle
 from tango.perception.description import OracleDescriptionScorer
 from tango.perception.detections import Detections, normalise_label
@@ -40,6 +42,15 @@ class AgentSettings:
     min_detection_score: float = 0.0
     merge_distance: float = 0.4
     description_min_similarity: float = 0.25
+    keyframe_every: int = 2
+
+
+@dataclass
+class Keyframe:
+    """A view kept for image-goal matching, with the world point at its centre (None when out of depth range)."""
+
+    rgb: np.ndarray
+    point: np.ndarray | None
 
 
 class HabitatAgent:
@@ -68,6 +79,9 @@ class HabitatAgent:
         self.remembered: dict[str, ObjectHandle] = {}
         self.prompt = ""
         self.stops = 0
+        self.keyframes: list[Keyframe] = []
+        self.path: list[np.ndarray] = []
+        self._image_goal: tuple[int, int, ObjectHandle | None] | None = None
         self.obs = first_observation
         self._ingest(first_observation)
 
@@ -92,24 +106,38 @@ class HabitatAgent:
         return self._rank(list(seen.values())) + self._rank(earlier)
 
     def match_image(self, image: GoalImage) -> list[ObjectHandle]:
-        self._set_prompt("object")
-        result = self.perception.matcher.match(image.pixels, self.obs.rgb)
-        if result.matched:
-            point = self.navigator.target_from_detection(box=_central_box(self.obs))
-            if point is not None:
-                handle = ObjectHandle(IMAGE_GOAL_LABEL, _position(point), float(result.score), IMAGE_GOAL_LABEL)
-                self.remembered[IMAGE_GOAL_LABEL] = handle
-        remembered = self.remembered.get(IMAGE_GOAL_LABEL)
-        return [remembered] if remembered is not None else []
+        """Match the goal picture against every keyframe not yet compared with it (all earlier views on the
+        first call of a subtask, then one new view per step); the best match so far is the goal."""
+        self._set_prompt("")
+        goal_key = id(image)
+        if self._image_goal is None or self._image_goal[0] != goal_key:
+            self._image_goal = (goal_key, 0, None)
+        _, checked, best = self._image_goal
+        for keyframe in self.keyframes[checked:]:
+            result = self.perception.matcher.match(image.pixels, keyframe.rgb)
+            if result.matched and keyframe.point is not None and (best is None or result.score > best.score):
+                best = ObjectHandle(IMAGE_GOAL_LABEL, _position(keyframe.point), float(result.score), IMAGE_GOAL_LABEL)
+        self._image_goal = (goal_key, len(self.keyframes), best)
+        return [best] if best is not None else []
 
     def match_description(self, description: str) -> list[ObjectHandle]:
         self._set_prompt(description)
         label = self._described_category(description)
-        detections = self.perception.detector.detect(self.obs, [label]).with_points()
-        if len(detections):
-            scores = self.perception.description.score(self.obs, description, detections)
-            keep = np.flatnonzero(scores >= self._description_threshold(description, label))
-            self._remember(detections.select(keep), description, scores[keep])
+        scorer = self.perception.description
+        if isinstance(scorer, OracleDescriptionScorer):
+            seen = self.perception.memory.of_category(label)
+            scores = scorer.score_instances(description, label, [entry.object.id for entry in seen])
+            threshold = self._description_threshold(description, label)
+            for entry, score in zip(seen, scores):
+                if score >= threshold:
+                    key = f"{description}#{entry.object.id}"
+                    self.remembered[key] = ObjectHandle(description, _position(entry.last_point), float(score), key)
+        else:
+            detections = self.perception.detector.detect(self.obs, [label]).with_points()
+            if len(detections):
+                scores = scorer.score(self.obs, description, detections)
+                keep = np.flatnonzero(scores >= self.settings.description_min_similarity)
+                self._remember(detections.select(keep), description, scores[keep])
         return self.recall(description)
 
     def navigate_to(self, target: ObjectHandle | Position) -> bool:
@@ -161,6 +189,11 @@ class HabitatAgent:
 
     # --- internals -------------------------------------------------------------------------------------------
 
+    def new_goal(self) -> None:
+        """A new (sub)task: look around again and reconsider every frontier, keeping maps and memory."""
+        self.navigator.frontiers.reset()
+        self.navigator.start_scan()
+
     def _act(self, action: str) -> None:
         self.budget.charge_steps(1)
         self.obs = self.session.step(action)
@@ -169,10 +202,37 @@ class HabitatAgent:
     def _ingest(self, obs: Observation) -> None:
         """Fuse one frame: perception memory, obstacle/explored map, value map for the current prompt, video."""
         self.perception.observe(obs)
+        if self.budget.steps % self.settings.keyframe_every == 0:
+            point = detection_point(obs, _central_box(obs), None, self.navigator.config.map.max_depth)
+            self.keyframes.append(Keyframe(obs.rgb, point))
         scores = self.perception.scorer.score(obs, [self.prompt]) if self.prompt else None
         self.navigator.update(obs, scores)
+        self.path.append(obs.agent_position.copy())
         if self.frames.enabled:
-            self.frames.add(obs.rgb, obs.depth, None, self.current_line())
+            self.frames.add(obs.rgb, obs.depth, render_topdown(self.topdown_layers()), self.current_line())
+
+    def topdown_layers(self, goals: list[Position] | None = None) -> TopDownLayers:
+        """The agent's own maps, path and remembered objects for the video panel; `goals` are drawn only when a
+        caller outside the agent (the runner's thumbnail) passes them."""
+        omap = self.navigator.obstacle_map
+        grid = omap.grid
+
+        def pixels(points: list[Any]) -> np.ndarray | None:
+            return grid.world_to_pixel(np.asarray(points, dtype=np.float64)) if points else None
+
+        value_map = self.navigator.value_map
+        agent = grid.world_to_pixel(self.obs.agent_position[None])[0]
+        return TopDownLayers(
+            obstacles=~omap.navigable & omap.explored,
+            explored=omap.explored,
+            value=value_map.values[..., 0] if value_map.confidence.any() else None,
+            frontiers=omap.frontier_pixels(),
+            path=pixels(self.path),
+            goals=pixels(list(goals or [])),
+            detections=pixels([h.position for h in self.remembered.values()]),
+            agent=(int(agent[0]), int(agent[1])),
+            agent_yaw=self.obs.agent_yaw,
+        )
 
     def _set_prompt(self, prompt: str) -> None:
         """A new search target starts a fresh value map (values of the previous target do not carry over)."""
@@ -203,11 +263,9 @@ class HabitatAgent:
 
     def _description_threshold(self, description: str, category: str) -> float:
         """Oracle scores are similarity + satisfied constraints: demand every constraint the text states."""
-        scorer = self.perception.description
-        if isinstance(scorer, OracleDescriptionScorer):
-            parsed = scorer.parse(description, category)
-            return float(len(parsed.attributes) + bool(parsed.room) + len(parsed.relations))
-        return self.settings.description_min_similarity
+        assert isinstance(self.perception.description, OracleDescriptionScorer)
+        parsed = self.perception.description.parse(description, category)
+        return float(len(parsed.attributes) + bool(parsed.room) + len(parsed.relations))
 
     def _key_near(self, label: str, point: np.ndarray) -> str:
         for key, handle in self.remembered.items():

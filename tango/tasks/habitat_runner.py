@@ -4,6 +4,8 @@ Each episode: load its scene and start pose, give the agent only the benchmark's
 image or description GOAT hands over), generate a program, run it through the interpreter with the Habitat
 toolbox wired to `HabitatAgent`, and score it with the task's measures. GOAT runs one program per subtask
 from where the previous one ended, keeping the agent's maps and memory; SPL restarts at each subtask.
+A navigation program that ends cleanly without calling `stop()` (the paper's programs just return) is
+stopped where it ended; one cut off by the step budget never stopped, as in habitat-lab.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from tango.agent.habitat_agent import AgentSettings, HabitatAgent
 from tango.agent.sim_session import SimSession
 from tango.config_utils import dataclass_from_dict
 from tango.harness.episode import EpisodeContext, EpisodeResult, EpisodeSpec
+from tango.harness.topdown import render_topdown
 from tango.navigation.config import AgentConfig
 from tango.navigation.navigator import Navigator
 from tango.perception.build import build_perception, describe_config
@@ -136,6 +139,7 @@ class HabitatTask:
 
     def list_episodes(self, cfg: dict[str, Any]) -> list[EpisodeSpec]:
         task = task_config(cfg)
+        self._judged = bool(task.judge.get("enabled", False))
         data, _ = dataset_paths(task)
         episodes = LOADERS[task.name](data)
         if task.name == "openeqa":
@@ -147,9 +151,12 @@ class HabitatTask:
     def make_runner(self, cfg: dict[str, Any]) -> HabitatRunner:
         return HabitatRunner(cfg)
 
+    def __init__(self) -> None:
+        self._judged = False
+
     def failure_metrics(self, spec: EpisodeSpec) -> dict[str, float]:
         if isinstance(spec.payload, openeqa.EQAQuestion):
-            return {"normalised_match": 0.0}
+            return {"normalised_match": 0.0, **({"llm_match": 0.0} if self._judged else {})}
         return {"success": 0.0, "spl": 0.0, "soft_spl": 0.0}
 
 
@@ -249,7 +256,11 @@ class HabitatRunner:
         if record.parsed is None:
             return None
         agent_ctx.trace = trace
-        return self.interpreter.run(record.parsed, agent_ctx)
+        stops_before = agent_ctx.agent.stops
+        run = self.interpreter.run(record.parsed, agent_ctx)
+        if run.ok and agent_ctx.agent.stops == stops_before and self.task.name != "openeqa":
+            agent_ctx.agent.stop()
+        return run
 
     def _run_object_goal(
         self, episode: NavEpisode, spec: EpisodeSpec, ctx: EpisodeContext, trace: Trace
@@ -264,6 +275,7 @@ class HabitatRunner:
         record = self._program(spec.instruction, trace)
         run = self._execute(record, agent_ctx, trace)
         metrics = self._score_stop(stops, goals, start_distance, 0.0)
+        _final_frame(agent, [goal.position for goal in episode.goals], ctx)
         return _result(spec.instruction, record, [run], metrics, budget.steps)
 
     def _score_stop(
@@ -302,6 +314,8 @@ class HabitatRunner:
             start_distance = self.session.geodesic_distance(start, goals)
             walked_before = self.session.path_length
             agent_ctx.inputs = self._goal_inputs(subtask)
+            if index > 0:
+                agent.new_goal()
             instruction = subtask_instruction(subtask)
             trace.emit("subtask", index=index, goal_type=subtask.goal_type, instruction=instruction)
             record = self._program(instruction, trace)
@@ -311,6 +325,7 @@ class HabitatRunner:
             records.append(record)
             runs.append(run)
             total_steps += budget.steps
+        _final_frame(agent, [goal.position for subtask in episode.tasks for goal in subtask.goals], ctx)
         pooled = aggregate_subtasks(subtasks)["metrics"]
         metrics = {key: pooled[key] for key in ("success", "spl", "soft_spl", "distance_to_goal") if key in pooled}
         result = _result(spec.instruction, records[0], runs, metrics, total_steps)
@@ -346,12 +361,19 @@ class HabitatRunner:
         record = self._program(question.question, trace)
         run = self._execute(record, agent_ctx, trace)
         prediction = "" if run is None or run.value is None else str(run.value)
+        _final_frame(agent, [], ctx)
         metrics, extra = score_answer(
             question.question, question.answer, prediction, list(question.extra_answers or []), self.judge
         )
         result = _result(question.question, record, [run], metrics, budget.steps)
         result.extra = {"category": question.category, "reference": question.answer, **extra}
         return result
+
+
+def _final_frame(agent: HabitatAgent, goals: list[Any], ctx: EpisodeContext) -> None:
+    """The closing top-down map (the report's thumbnail), with the episode's goals drawn for the reader."""
+    obs = agent.obs
+    ctx.frames.add(obs.rgb, obs.depth, render_topdown(agent.topdown_layers(goals)), "episode end")
 
 
 def _run_failure(runs: list[RunResult | None]) -> str | None:
