@@ -109,8 +109,8 @@ def create_gl_context() -> moderngl.Context:
     except Exception as exc:  # moderngl/glcontext raise plain Exceptions for missing libraries or devices
         raise RendererError(
             f"cannot create a headless EGL OpenGL context ({exc}). Install the Debian packages {EGL_PACKAGES} "
-            f"(as root: apt-get install -y {EGL_PACKAGES}; otherwise ask an administrator, or in a conda "
-            "environment: conda install -c conda-forge mesalib libglvnd)"
+            f"(as root: apt-get install -y {EGL_PACKAGES}; without root, ask an administrator to). "
+            "An NVIDIA driver's EGL library works as well."
         ) from exc
 
 
