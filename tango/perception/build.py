@@ -81,6 +81,9 @@ class PerceptionBundle:
 def describe_config(config: PerceptionConfig) -> dict[str, Any]:
     """Names, paths and thresholds of every component; `oracle` lists the components that read ground truth."""
     data = asdict(config)
+    for group in ("filter", "scorer", "description", "room"):
+        if data[group]["kind"] != "clip":
+            data[group].pop("clip")
     data["answerer"].pop("llm")
     data["answerer"]["llm_model"] = config.answerer.llm.model if config.answerer.kind == "vlm" else ""
     data["oracle_components"] = sorted(

@@ -46,7 +46,9 @@ class TextEmbedder:
         """(N, D) unit embeddings."""
         missing = [t for t in dict.fromkeys(texts) if t not in self._memo]
         if missing:
-            vectors = self.model.encode(missing, normalize_embeddings=True, convert_to_numpy=True)
+            vectors = self.model.encode(
+                missing, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
+            )
             self._memo.update(zip(missing, np.asarray(vectors, dtype=np.float32)))
         if not texts:
             return np.zeros((0, 1), dtype=np.float32)

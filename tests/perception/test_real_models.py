@@ -161,3 +161,27 @@ def test_every_perception_yaml_matches_the_dataclass(name) -> None:  # type: ign
 
     config = perception_config(OmegaConf.load(CONFIG_DIR / f"{name}.yaml"))
     assert config.name == name
+
+
+def test_lightglue_without_kornia_says_what_to_install() -> None:
+    import importlib.util
+
+    from tango.perception.build import build_matcher
+    from tango.perception.config import PerceptionConfig
+
+    if importlib.util.find_spec("kornia") is not None:
+        pytest.skip("kornia is installed here")
+    config = PerceptionConfig()
+    config.matcher.kind = "lightglue"
+    with pytest.raises(ImportError, match="needs kornia"):
+        build_matcher(config)
+
+
+def test_describe_keeps_clip_settings_only_for_clip_components() -> None:
+    from tango.perception.build import describe_config
+    from tango.perception.config import perception_config
+
+    info = describe_config(perception_config({"scorer": {"kind": "clip"}}))
+    assert info["scorer"]["clip"]["model"] == "ViT-B-32"
+    assert "clip" not in info["room"] and "clip" not in info["filter"]
+    assert info["oracle_components"] == ["answerer", "description", "detector", "room"]
