@@ -1,0 +1,65 @@
+"""A tiny synthetic dataset (one apartment, a few episodes per benchmark) and eval configs pointing at it.
+
+Generated once per test session under pytest's base temp folder and shared by tests/agent and tests/tasks.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from hydra import compose, initialize_config_dir
+
+from tango.eval import CONFIG_DIR, resolved
+from tango.scenes.datasets.generate import DatasetConfig, generate_dataset
+from tango.scenes.datasets.goat import GoatConfig
+from tango.scenes.datasets.objectnav import ObjectNavConfig
+from tango.scenes.datasets.openeqa import OpenEQAConfig
+from tango.scenes.datasets.ovon import OVONConfig
+from tango.tasks.habitat_runner import DATA_FILES
+
+TASK_SPLITS = {"objectnav": "val", "ovon": "val_unseen", "goat": "val_unseen", "openeqa": "val"}
+TINY = DatasetConfig(
+    num_scenes=1,
+    seed=3,
+    objectnav=ObjectNavConfig(episodes_per_scene=2),
+    ovon=OVONConfig(episodes_per_scene=2),
+    goat=GoatConfig(episodes_per_scene=1, min_subtasks=3, max_subtasks=3),
+    openeqa=OpenEQAConfig(histories_per_scene=1),
+)
+
+
+def tiny_dataset(base: Path) -> Path:
+    """The tiny dataset under `base` (generated on the first call of the session, reused afterwards)."""
+    root = base / "tiny_dataset"
+    if not (root / "dataset.json").is_file():
+        generate_dataset(root, TINY)
+    return root
+
+
+def data_path(root: Path, task: str) -> Path:
+    return root / DATA_FILES[task].format(split=TASK_SPLITS[task])
+
+
+def eval_config(root: Path, task: str, output_dir: Path, *overrides: str) -> dict[str, Any]:
+    """The resolved config `python -m tango.eval task=TASK` builds for the tiny dataset, plus `overrides`."""
+    with initialize_config_dir(config_dir=CONFIG_DIR, version_base="1.3"):
+        cfg = compose(
+            config_name="eval",
+            overrides=[
+                f"task={task}",
+                f"task.split={TASK_SPLITS[task]}",
+                f"task.data_path={data_path(root, task)}",
+                f"task.scenes_dir={root / 'scenes'}",
+                f"eval.output_dir={output_dir}",
+                "eval.progress=false",
+                "eval.report=false",
+                *overrides,
+            ],
+        )
+    return resolved(cfg)
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
