@@ -8,18 +8,13 @@ import numpy as np
 CROSS = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], np.uint8)
 
 
-def _explored_window(explored: np.ndarray, pad: int) -> tuple[int, int, int, int] | None:
+def explored_bounds(explored: np.ndarray) -> tuple[int, int, int, int] | None:
+    """Bounding box (row0, row1, col0, col1), ends exclusive, of the explored cells; None when there are none."""
     rows = np.flatnonzero(explored.any(axis=1))
     if rows.size == 0:
         return None
     cols = np.flatnonzero(explored.any(axis=0))
-    size_r, size_c = explored.shape
-    return (
-        max(0, rows[0] - pad),
-        min(size_r, rows[-1] + pad + 1),
-        max(0, cols[0] - pad),
-        min(size_c, cols[-1] + pad + 1),
-    )
+    return int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
 
 
 def _large_unexplored(unexplored: np.ndarray, min_area: int) -> np.ndarray:
@@ -49,19 +44,26 @@ def _component_midpoints(mask: np.ndarray, min_size: int) -> np.ndarray:
 
 
 def detect_frontiers(
-    navigable: np.ndarray, explored: np.ndarray, min_frontier_px: int, min_unexplored_px: int
+    navigable: np.ndarray,
+    explored: np.ndarray,
+    min_frontier_px: int,
+    min_unexplored_px: int,
+    bounds: tuple[int, int, int, int] | None = None,
 ) -> np.ndarray:
     """(N, 2) (row, col) midpoints of frontier segments of at least min_frontier_px cells.
 
     A frontier cell is explored and navigable and 4-adjacent to an unexplored navigable cell that belongs to an
     unexplored region of at least min_unexplored_px cells. Work is confined to the explored area's bounding box,
     padded so that most small pockets fit inside it; a pocket cut by the window edge counts as large (a spare
-    frontier rather than a missed one).
+    frontier rather than a missed one). `bounds` (the explored bounding box) is computed when not given.
     """
-    window = _explored_window(explored, pad=2 + int(2 * np.sqrt(min_unexplored_px)))
-    if window is None:
+    bounds = bounds or explored_bounds(explored)
+    if bounds is None:
         return np.zeros((0, 2))
-    r0, r1, c0, c1 = window
+    pad = 2 + int(2 * np.sqrt(min_unexplored_px))
+    size_r, size_c = explored.shape
+    r0, r1 = max(0, bounds[0] - pad), min(size_r, bounds[1] + pad)
+    c0, c1 = max(0, bounds[2] - pad), min(size_c, bounds[3] + pad)
     nav = navigable[r0:r1, c0:c1]
     seen = explored[r0:r1, c0:c1] & nav
     unexplored = _large_unexplored(nav & ~explored[r0:r1, c0:c1], min_unexplored_px)

@@ -10,7 +10,7 @@ from tango.mapping.config import MapConfig
 from tango.mapping.frontiers import detect_frontiers
 from tango.mapping.geometry import CameraRays, MapGrid, camera_yaw
 
-RAY_STEP_PX = 0.5
+RAY_STEP_PX = 1.0
 THICKEN_KERNEL = np.ones((3, 3), np.uint8)
 
 
@@ -32,6 +32,8 @@ class ObstacleMap:
         self.navigable = np.ones((size, size), dtype=bool)
         self._ray_blocking = np.zeros((size, size), dtype=bool)
         self._rays = CameraRays()
+        self.explored_bounds: tuple[int, int, int, int] | None = None
+        """Bounding box (row0, row1, col0, col1), ends exclusive, of the explored cells."""
         self.explored = np.zeros((size, size), dtype=bool)
         kernel = int(self.config.pixels_per_meter * self.config.agent_radius * 2)
         kernel += int(kernel % 2 == 0)
@@ -119,7 +121,16 @@ class ObstacleMap:
         first_block = np.where(blocked.any(axis=1), blocked.argmax(axis=1), steps.size)
         seen = np.arange(steps.size)[None, :] < first_block[:, None]
         if seen.any():
-            self.explored[rows[seen], cols[seen]] = True
+            rows, cols = rows[seen], cols[seen]
+            self.explored[rows, cols] = True
+            box = (int(rows.min()), int(rows.max()) + 1, int(cols.min()), int(cols.max()) + 1)
+            old = self.explored_bounds or box
+            self.explored_bounds = (
+                min(old[0], box[0]),
+                max(old[1], box[1]),
+                min(old[2], box[2]),
+                max(old[3], box[3]),
+            )
             self.version += 1
 
     def frontier_pixels(self) -> np.ndarray:
@@ -132,6 +143,7 @@ class ObstacleMap:
                 self.explored,
                 min_frontier_px=round(cfg.min_frontier_size * cfg.pixels_per_meter),
                 min_unexplored_px=round(cfg.min_unexplored_area * ppm2),
+                bounds=self.explored_bounds,
             )
             self._frontier_cache = (self.version, pixels)
         return self._frontier_cache[1]

@@ -157,11 +157,9 @@ class FmmController:
         grid = omap.grid
         goal_px = np.clip(grid.world_to_pixel(goal[None])[0], 0, grid.size - 1)
         rows, cols = [start[0], goal_px[0]], [start[1], goal_px[1]]
-        seen = np.flatnonzero(omap.explored.any(axis=1))
-        if seen.size:
-            seen_cols = np.flatnonzero(omap.explored.any(axis=0))
-            rows += [seen[0], seen[-1]]
-            cols += [seen_cols[0], seen_cols[-1]]
+        if omap.explored_bounds is not None:
+            rows += [omap.explored_bounds[0], omap.explored_bounds[1] - 1]
+            cols += [omap.explored_bounds[2], omap.explored_bounds[3] - 1]
         r0, r1 = max(0, min(rows) - WINDOW_MARGIN_PX), min(grid.size, max(rows) + WINDOW_MARGIN_PX + 1)
         c0, c1 = max(0, min(cols) - WINDOW_MARGIN_PX), min(grid.size, max(cols) + WINDOW_MARGIN_PX + 1)
         traversable = omap.navigable[r0:r1, c0:c1].copy()

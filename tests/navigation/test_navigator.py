@@ -31,6 +31,7 @@ def test_explore_returns_none_when_no_frontier_is_left() -> None:
     navigator = Navigator(small_agent(scan_turns=0))
     navigator.update(flat_wall_observation(0.0, size=128))
     navigator.obstacle_map.explored[:] = True  # everything seen: no frontier anywhere
+    navigator.obstacle_map.explored_bounds = (0, 300, 0, 300)
     navigator.obstacle_map.version += 1
     assert navigator.next_action_explore() is None
 
