@@ -1,20 +1,23 @@
-"""Per-frame perception cost: the oracle detector and scorer, and full-size random-weight OWLv2 base, OWL-ViT base,
-DETR-R50 and CLIP ViT-B/32 run through the same code paths as real checkpoints. One JSON line on stdout.
+"""Per-frame perception cost: the oracle detector, and full-size random-weight OWLv2 base, OWL-ViT base, DETR-R50
+and CLIP ViT-B/32 run through the same code paths as real checkpoints. One JSON line on stdout.
 
-usage: python scripts/bench.py perception [--repeats N] [--skip-models] [--device cpu|cuda]
+usage: python scripts/bench.py perception [--repeats N] [--oracle-repeats N] [--skip-models] [--device cpu|cuda]
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import logging
+import os
 import platform
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import torch
@@ -22,10 +25,15 @@ import torch
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tango.agent.observation import Observation  # noqa: E402
-from tango.perception.oracle import OracleDetector  # noqa: E402
-from tango.perception.oracle_scene import OracleScene  # noqa: E402
-from tango.sim.scene import SceneObject  # noqa: E402
+from tango.agent.observation import Observation
+from tango.perception.clip import ClipEmbedder
+from tango.perception.config import ClipConfig
+from tango.perception.detr import DetrDetector
+from tango.perception.models import Placement, clear_cache, placement
+from tango.perception.oracle import OracleDetector
+from tango.perception.oracle_scene import OracleScene
+from tango.perception.owl import OwlDetector
+from tango.sim.scene import SceneObject
 
 HEIGHT, WIDTH = 480, 640
 
@@ -67,57 +75,66 @@ def bench_oracle(obs: Observation, repeats: int) -> dict[str, float]:
     }
 
 
-def bench_models(obs: Observation, repeats: int, device: str) -> dict[str, Any]:
-    """Full-size random-weight models, built one at a time and freed before the next."""
+def owl_ms(kind: str, folder: Path, obs: Observation, repeats: int, where: Placement) -> float:
+    """OWLv2 base (960 px, patch 16) or OWL-ViT base (768 px, patch 32) with four text queries."""
     import transformers as tf
 
-    from tango.perception.clip import ClipEmbedder
-    from tango.perception.config import ClipConfig
-    from tango.perception.detr import DetrDetector
-    from tango.perception.models import placement
-    from tango.perception.owl import OwlDetector
     from tests.perception.tiny_models import clip_tokenizer
 
-    where = placement(device)
-    results: dict[str, Any] = {}
-    labels = ["chair", "couch", "potted plant", "bed"]
-    with tempfile.TemporaryDirectory() as tmp:
-        for kind, config, processor in (
-            (
-                "owlv2",
-                tf.Owlv2Config(vision_config={"image_size": 960, "patch_size": 16}),
-                lambda tok: tf.Owlv2Processor(tf.Owlv2ImageProcessor(), tok),
-            ),
-            ("owlvit", tf.OwlViTConfig(), lambda tok: tf.OwlViTProcessor(tf.OwlViTImageProcessor(), tok)),
-        ):
-            folder = Path(tmp) / kind
-            model_class = tf.Owlv2ForObjectDetection if kind == "owlv2" else tf.OwlViTForObjectDetection
-            model_class(config).save_pretrained(folder)
-            processor(clip_tokenizer(num_merges=48894)).save_pretrained(folder)
-            detector = OwlDetector(kind, str(folder), 0.1, where)
-            results[f"{kind}_base_ms"] = per_call_ms(lambda d=detector: d.detect(obs, labels), repeats)
-            del detector
-        folder = Path(tmp) / "detr"
-        tf.DetrForObjectDetection(tf.DetrConfig()).save_pretrained(folder)
-        tf.DetrImageProcessor().save_pretrained(folder)
-        detr = DetrDetector(str(folder), 0.7, where)
-        results["detr_r50_ms"] = per_call_ms(lambda: detr.detect(obs, ["chair"]), repeats)
-        del detr
-        import open_clip
-        from safetensors.torch import save_file
+    tokenizer = clip_tokenizer(num_merges=48894)
+    if kind == "owlv2":
+        tf.Owlv2ForObjectDetection(
+            tf.Owlv2Config(vision_config={"image_size": 960, "patch_size": 16})
+        ).save_pretrained(folder)
+        tf.Owlv2Processor(tf.Owlv2ImageProcessor(), tokenizer).save_pretrained(folder)
+    else:
+        tf.OwlViTForObjectDetection(tf.OwlViTConfig()).save_pretrained(folder)
+        tf.OwlViTProcessor(tf.OwlViTImageProcessor(), tokenizer).save_pretrained(folder)
+    detector = OwlDetector(kind, str(folder), 0.1, where)
+    return per_call_ms(lambda: detector.detect(obs, ["chair", "couch", "potted plant", "bed"]), repeats)
 
-        folder = Path(tmp) / "clip"
-        folder.mkdir()
-        model_cfg = open_clip.get_model_config("ViT-B-32")
-        (folder / "open_clip_config.json").write_text(
-            json.dumps({"model_cfg": model_cfg, "preprocess_cfg": {}})
-        )
-        model = open_clip.create_model(f"local-dir:{folder}", load_weights=False)
-        save_file(
-            {k: v.contiguous() for k, v in model.state_dict().items()}, folder / "open_clip_model.safetensors"
-        )
-        clip = ClipEmbedder(ClipConfig(model=f"local-dir:{folder}", pretrained=""), where)
-        results["clip_b32_image_ms"] = per_call_ms(lambda: clip.images([obs.rgb]), repeats)
+
+def detr_ms(folder: Path, obs: Observation, repeats: int, where: Placement) -> float:
+    """DETR with a ResNet-50 backbone (timm, random weights)."""
+    import transformers as tf
+
+    tf.DetrForObjectDetection(tf.DetrConfig()).save_pretrained(folder)
+    tf.DetrImageProcessor().save_pretrained(folder)
+    detector = DetrDetector(str(folder), 0.7, where)
+    return per_call_ms(lambda: detector.detect(obs, ["chair"]), repeats)
+
+
+def clip_ms(folder: Path, obs: Observation, repeats: int, where: Placement) -> float:
+    """open_clip ViT-B/32 image embedding of one frame."""
+    import open_clip
+    from safetensors.torch import save_file
+
+    folder.mkdir()
+    model_cfg = open_clip.get_model_config("ViT-B-32")
+    (folder / "open_clip_config.json").write_text(json.dumps({"model_cfg": model_cfg, "preprocess_cfg": {}}))
+    model = open_clip.create_model(f"local-dir:{folder}", load_weights=False)
+    save_file(
+        {k: v.contiguous() for k, v in model.state_dict().items()}, folder / "open_clip_model.safetensors"
+    )
+    clip = ClipEmbedder(ClipConfig(model=f"local-dir:{folder}", pretrained=""), where)
+    return per_call_ms(lambda: clip.images([obs.rgb]), repeats)
+
+
+def bench_models(obs: Observation, repeats: int, device: str) -> dict[str, float]:
+    """Full-size random-weight models, built one at a time; each is dropped from the cache before the next."""
+    where = placement(device)
+    results: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        for name, measure in (
+            ("owlv2_base_ms", lambda: owl_ms("owlv2", root / "owlv2", obs, repeats, where)),
+            ("owlvit_base_ms", lambda: owl_ms("owlvit", root / "owlvit", obs, repeats, where)),
+            ("detr_r50_ms", lambda: detr_ms(root / "detr", obs, repeats, where)),
+            ("clip_b32_image_ms", lambda: clip_ms(root / "clip", obs, repeats, where)),
+        ):
+            results[name] = measure()
+            clear_cache()
+            gc.collect()
     return results
 
 
@@ -138,6 +155,7 @@ def main(argv: list[str]) -> int:
         if args.device != "cpu"
         else f"cpu ({platform.processor() or platform.machine()})",
         "torch_threads": torch.get_num_threads(),
+        "load_average_1m": round(os.getloadavg()[0], 2),
         **bench_oracle(obs, args.oracle_repeats),
     }
     if not args.skip_models:

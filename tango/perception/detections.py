@@ -100,13 +100,6 @@ class Detections:
         distances = np.where(valid, np.linalg.norm(delta, axis=1), np.inf)
         return int(np.argmin(distances))
 
-    def areas(self) -> np.ndarray:
-        """Pixel area of each mask, or of each box when there are no masks."""
-        if self.masks is not None:
-            return self.masks.reshape(len(self), -1).sum(axis=1).astype(np.float64)
-        sides = np.clip(self.boxes[:, 2:] - self.boxes[:, :2], 0, None)
-        return (sides[:, 0] * sides[:, 1]).astype(np.float64)
-
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary for traces (no masks)."""
         return {

@@ -43,6 +43,12 @@ def cached(key: tuple[Any, ...], load: Callable[[], T]) -> T:
         return _CACHE[key]  # type: ignore[no-any-return]
 
 
+def clear_cache() -> None:
+    """Forget every cached model (benchmarks build large models one at a time)."""
+    with _LOCK:
+        _CACHE.clear()
+
+
 def cached_count() -> int:
     """How many models this process holds (for tests and benchmarks)."""
     return len(_CACHE)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -55,17 +54,3 @@ class ObservedObjects:
         """Observed objects of `category`."""
         wanted = normalise_label(category)
         return [o for o in self.objects() if normalise_label(o.object.category) == wanted]
-
-    def counts(self) -> Counter[str]:
-        """How many distinct observed objects per category."""
-        return Counter(normalise_label(o.object.category) for o in self._seen.values())
-
-    def describe(self) -> str:
-        """One line per observed object (category, attributes, room), e.g. for an LLM answerer's context."""
-        lines = []
-        for entry in self.objects():
-            obj = entry.object
-            attributes = ", ".join(f"{k}: {v}" for k, v in sorted(obj.attributes.items()))
-            room = f" in the {obj.room}" if obj.room else ""
-            lines.append(f"{obj.category} #{obj.id}{room}" + (f" ({attributes})" if attributes else ""))
-        return "\n".join(lines)
