@@ -49,7 +49,6 @@ def eval_config(root: Path, task: str, output_dir: Path, *overrides: str) -> dic
             config_name="eval",
             overrides=[
                 f"task={task}",
-                f"task.split={TASK_SPLITS[task]}",
                 f"task.data_path={data_path(root, task)}",
                 f"task.scenes_dir={root / 'scenes'}",
                 f"eval.output_dir={output_dir}",

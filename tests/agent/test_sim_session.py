@@ -50,7 +50,9 @@ def _face_open_space(session: SimSession) -> None:
 def test_start_gives_frames_of_the_configured_size(
     session: SimSession, episode: NavEpisode, dataset_root: Path
 ) -> None:
-    obs = session.start(dataset_root / "scenes" / episode.scene_id, episode.start_position, episode.start_rotation)
+    obs = session.start(
+        dataset_root / "scenes" / episode.scene_id, episode.start_position, episode.start_rotation
+    )
     config = session.config
     assert obs.rgb.shape == (config.height, config.width, 3) and obs.rgb.dtype == np.uint8
     assert obs.depth.shape == (config.height, config.width) and obs.depth.dtype == np.float32
@@ -148,10 +150,13 @@ def test_render_at_another_pose_does_not_move_the_agent(started: SimSession, epi
     assert not np.array_equal(image, started.step("turn_left").rgb)
 
 
-def test_geodesic_distance_is_inf_without_goals_and_zero_at_a_goal(started: SimSession, episode: NavEpisode) -> None:
+def test_geodesic_distance_is_inf_without_goals_and_zero_at_a_goal(
+    started: SimSession, episode: NavEpisode
+) -> None:
     goal = episode.goals[0].view_points[0].agent_state.position
-    assert started.geodesic_distance(started.position(), []) == float("inf")
+    assert started.geodesic_distance(list(started.position()), []) == float("inf")
     assert started.geodesic_distance(goal, [goal]) == pytest.approx(0.0, abs=0.1)
-    assert started.geodesic_distance(started.position(), [goal]) >= np.linalg.norm(
-        np.asarray(goal)[[0, 2]] - started.position()[[0, 2]]
-    ) - 0.1
+    assert (
+        started.geodesic_distance(list(started.position()), [goal])
+        >= np.linalg.norm(np.asarray(goal)[[0, 2]] - started.position()[[0, 2]]) - 0.1
+    )

@@ -1,0 +1,124 @@
+"""HabitatAgent on a synthetic apartment with oracle perception: what detect() and recall() may return.
+
+The agent must only know objects it has seen: every handle detect() or recall() returns is an object that
+was in the current frame or in an earlier frame the agent saw (its instance id was in a semantic frame).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tango.agent.habitat_agent import HabitatAgent
+from tango.agent.observation import Observation
+from tango.navigation.navigator import Navigator
+from tango.perception.build import build_perception
+from tango.perception.oracle_scene import load_oracle_scene
+from tango.programs.budget import Budget
+from tango.tasks import objectnav
+from tango.tasks.habitat_runner import HabitatRunner
+from tests.agent.synthetic import data_path, eval_config
+
+
+class NoFrames:
+    """A FrameSink with video off."""
+
+    enabled = False
+
+    def add(
+        self, rgb: np.ndarray, depth: np.ndarray | None = None, topdown: Any = None, program_line: str = ""
+    ) -> None:
+        raise AssertionError("frames are off")
+
+
+class SeenFrames:
+    """Wraps a session's step() to collect every instance id in the semantic frames the agent receives."""
+
+    def __init__(self, first: Observation) -> None:
+        self.ids: set[int] = set()
+        self.add(first)
+
+    def add(self, obs: Observation) -> Observation:
+        assert obs.semantic is not None
+        self.ids |= {int(i) for i in np.unique(obs.semantic) if i > 0}
+        return obs
+
+
+@pytest.fixture(scope="module")
+def runner(dataset_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[HabitatRunner]:
+    built = HabitatRunner(eval_config(dataset_root, "objectnav", tmp_path_factory.mktemp("agent")))
+    yield built
+    built.close()
+
+
+def _agent(
+    runner: HabitatRunner, dataset_root: Path, episode_index: int, monkeypatch: pytest.MonkeyPatch
+) -> tuple[HabitatAgent, SeenFrames]:
+    episode = objectnav.load_episodes(data_path(dataset_root, "objectnav"))[episode_index]
+    scene = dataset_root / "scenes" / episode.scene_id
+    first = runner.session.start(scene, episode.start_position, episode.start_rotation)
+    seen = SeenFrames(first)
+    oracle = load_oracle_scene(scene.with_name(scene.stem + ".annotations.json"))
+    perception = build_perception(runner.perception_config, oracle)
+    agent = HabitatAgent(
+        runner.session, first, Navigator(runner.agent_config), perception, Budget(max_steps=200), NoFrames(),
+        runner.settings,
+    )  # fmt: skip
+    step = runner.session.step
+    monkeypatch.setattr(runner.session, "step", lambda action: seen.add(step(action)))
+    return agent, seen
+
+
+def _instance(handle_id: str) -> int:
+    label, _, instance = handle_id.rpartition("#")
+    assert label and instance.isdigit(), f"oracle handles are keyed label#instance, got {handle_id!r}"
+    return int(instance)
+
+
+@pytest.mark.parametrize("episode_index", [0, 1])
+def test_detect_and_recall_only_return_objects_the_agent_has_seen(
+    runner: HabitatRunner, dataset_root: Path, episode_index: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    agent, seen = _agent(runner, dataset_root, episode_index, monkeypatch)
+    oracle = agent.perception.scene
+    assert oracle is not None
+    categories = sorted({o.category for o in oracle.objects.values()})
+    returned: set[int] = set()
+    for step in range(40):
+        if step < 12:
+            agent.turn_left()
+        elif not agent.explore_step():
+            break
+        if step % 4:
+            continue
+        for category in categories:
+            for handle in agent.detect(category) + agent.recall(category):
+                instance = _instance(handle.object_id)
+                assert instance in seen.ids, f"step {step}: {category} #{instance} was never in view"
+                assert oracle.objects[instance].category == category
+                returned.add(instance)
+    assert returned, "nothing was ever detected: the test did not exercise detect()"
+    assert returned < set(oracle.objects), "every object was detected: the test cannot tell seen from unseen"
+
+
+def test_detect_finds_what_is_in_the_current_frame(
+    runner: HabitatRunner, dataset_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    agent, _ = _agent(runner, dataset_root, 0, monkeypatch)
+    oracle = agent.perception.scene
+    assert oracle is not None
+    min_pixels = runner.perception_config.detector.min_pixels
+    for _ in range(12):
+        agent.turn_left()
+        semantic = agent.obs.semantic
+        assert semantic is not None
+        ids, counts = np.unique(semantic, return_counts=True)
+        big = [int(i) for i, n in zip(ids, counts) if i in oracle.objects and n >= 4 * min_pixels]
+        for instance in big:
+            category = oracle.objects[instance].category
+            found = {_instance(h.object_id) for h in agent.detect(category)}
+            assert instance in found, f"{category} #{instance} fills {counts[ids == instance][0]} pixels"
