@@ -21,6 +21,7 @@ from tango.harness.episode import FrameSink
 from tango.harness.topdown import TopDownLayers, render_topdown
 from tango.mapping.value_map import ValueMap
 from tango.navigation.actions import STOP, TURN_LEFT
+from tango.navigation.fmm_controller import planar_distance
 from tango.navigation.navigator import Navigator
 from tango.navigation.targets import detection_point
 from tango.perception.build import PerceptionBundle
@@ -38,6 +39,9 @@ class AgentSettings:
 
     reach_distance: float = 0.8
     max_navigate_steps: int = 250
+    arrive_tolerance: float = 0.15
+    progress_step: float = 0.1
+    navigate_patience: int = 40
     scan_turns: int = 12
     min_detection_score: float = 0.0
     merge_distance: float = 0.4
@@ -116,7 +120,9 @@ class HabitatAgent:
         for keyframe in self.keyframes[checked:]:
             result = self.perception.matcher.match(image.pixels, keyframe.rgb)
             if result.matched and keyframe.point is not None and (best is None or result.score > best.score):
-                best = ObjectHandle(IMAGE_GOAL_LABEL, _position(keyframe.point), float(result.score), IMAGE_GOAL_LABEL)
+                best = ObjectHandle(
+                    IMAGE_GOAL_LABEL, _position(keyframe.point), float(result.score), IMAGE_GOAL_LABEL
+                )
         self._image_goal = (goal_key, len(self.keyframes), best)
         return [best] if best is not None else []
 
@@ -131,7 +137,9 @@ class HabitatAgent:
             for entry, score in zip(seen, scores):
                 if score >= threshold:
                     key = f"{description}#{entry.object.id}"
-                    self.remembered[key] = ObjectHandle(description, _position(entry.last_point), float(score), key)
+                    self.remembered[key] = ObjectHandle(
+                        description, _position(entry.last_point), float(score), key
+                    )
         else:
             detections = self.perception.detector.detect(self.obs, [label]).with_points()
             if len(detections):
@@ -141,15 +149,28 @@ class HabitatAgent:
         return self.recall(description)
 
     def navigate_to(self, target: ObjectHandle | Position) -> bool:
+        """Drive toward the point until within reach. Ends early when the planned path is used up (the point
+        itself may be inside furniture: the controller then heads for the nearest reachable cell) or when the
+        remaining path has not shrunk for `navigate_patience` steps; the result says whether it is within reach."""
         point = np.asarray(target.position if isinstance(target, ObjectHandle) else target, dtype=np.float64)
+        fmm = self.navigator.fmm
+        best, since_best = float("inf"), 0
         for _ in range(self.settings.max_navigate_steps):
             action = self.navigator.next_action_to(point, self.settings.reach_distance)
             if action == STOP:
                 return True
-            if self.navigator.fmm.unreachable:
-                return False
+            remaining = fmm.remaining_distance
+            if remaining <= self.settings.arrive_tolerance:
+                break
+            if remaining < best - self.settings.progress_step:
+                best, since_best = remaining, 0
+            else:
+                since_best += 1
+                if since_best > self.settings.navigate_patience:
+                    break
             self._act(action)
-        return False
+        distance = planar_distance(self.obs.agent_position, point)
+        return bool(distance <= self.settings.reach_distance + self.settings.arrive_tolerance)
 
     def answer(self, question: str) -> str:
         return str(self.perception.answerer.answer(self.obs, question))
@@ -256,10 +277,14 @@ class HabitatAgent:
         return current
 
     def _described_category(self, description: str) -> str:
-        """The detector query for a description: the longest category seen so far that it names, else the text."""
+        """The detector query for a description: the category seen so far that it names first (the head noun,
+        before any 'next to X'), the longer name on ties; else the text itself."""
         words = f" {normalise_label(description)} "
-        named = [c for c in self.perception.memory.categories() if f" {normalise_label(c)} " in words]
-        return max(named, key=len) if named else description
+        named = [
+            (words.find(f" {normalise_label(c)} "), -len(c), c) for c in self.perception.memory.categories()
+        ]
+        named = [item for item in named if item[0] >= 0]
+        return min(named)[2] if named else description
 
     def _description_threshold(self, description: str, category: str) -> float:
         """Oracle scores are similarity + satisfied constraints: demand every constraint the text states."""
@@ -269,7 +294,10 @@ class HabitatAgent:
 
     def _key_near(self, label: str, point: np.ndarray) -> str:
         for key, handle in self.remembered.items():
-            if handle.label == label and np.linalg.norm(np.asarray(handle.position) - point) < self.settings.merge_distance:
+            if (
+                handle.label == label
+                and np.linalg.norm(np.asarray(handle.position) - point) < self.settings.merge_distance
+            ):
                 return key
         return f"{label}@{len(self.remembered)}"
 
