@@ -11,6 +11,9 @@ depth_min, exactly as habitat-lab clips habitat-sim's 0 for empty pixels.
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+
 import logging
 from dataclasses import dataclass
 from typing import Any, cast
@@ -102,8 +105,16 @@ class Frame:
     semantic: np.ndarray | None
 
 
+def _load_triton_first() -> None:
+    """Mesa's llvmpipe and triton each load their own LLVM; importing triton (which torchvision.ops and open_clip
+    pull in through torch._dynamo) after an EGL context exists segfaults, while the other order works."""
+    if importlib.util.find_spec("triton") is not None:
+        importlib.import_module("triton")
+
+
 def create_gl_context() -> moderngl.Context:
     """A headless OpenGL 3.3+ context through EGL; RendererError with the packages to install when unavailable."""
+    _load_triton_first()
     try:
         return moderngl.create_standalone_context(require=330, backend="egl")  # type: ignore[arg-type]
     except Exception as exc:  # moderngl/glcontext raise plain Exceptions for missing libraries or devices
