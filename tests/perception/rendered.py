@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tango.agent.observation import Observation
 from tango.sim.pose import camera_pose, forward_vector, quaternion_to_yaw
 from tango.sim.render import Renderer
 from tango.sim.scene import LoadedScene, load_scene
@@ -19,7 +20,7 @@ TURN_RAD = np.deg2rad(10.0)
 
 @dataclass
 class ImageGoalCase:
-    """One object's goal picture and a view of it from a different view point."""
+    """One object's goal picture and the agent's view of the same place from a slightly different pose."""
 
     object_id: int | str
     goal_rgb: np.ndarray
@@ -74,12 +75,12 @@ def image_goal_cases(scene: LoadedScene, goals: list[GoatGoal]) -> list[ImageGoa
     return cases
 
 
-def view_point_observations(scene: LoadedScene, goals: list[GoatGoal], camera_height_m: float, per_goal: int):
+def view_point_observations(
+    scene: LoadedScene, goals: list[GoatGoal], camera_height_m: float, per_goal: int
+) -> list[Observation]:
     """Observations (rgb, depth, semantic, pose) from the first `per_goal` view points of each goal."""
-    from tango.agent.observation import Observation
-
     renderer = Renderer(scene.mesh, width=128, height=128, hfov_deg=79.0)
-    observations = []
+    observations: list[Observation] = []
     for goal in goals:
         for view_point in goal.view_points[:per_goal]:
             position = np.asarray(view_point.agent_state.position, dtype=np.float64)
