@@ -23,8 +23,11 @@ def load_blip2(task: str, path: str, where: Placement) -> tuple[Any, Any]:
         processor = load_pretrained(
             transformers.AutoProcessor.from_pretrained, path, f"BLIP-2 {task} processor"
         )
-        model = load_pretrained(model_class.from_pretrained, path, f"BLIP-2 {task} model")
-        return processor, model.to(where.device, where.dtype).eval()
+        # Loading in the target dtype keeps the modules BLIP-2 marks fp32-only (Q-Former) in fp32.
+        model = load_pretrained(
+            lambda p: model_class.from_pretrained(p, dtype=where.dtype), path, f"BLIP-2 {task} model"
+        )
+        return processor, model.to(where.device).eval()
 
     return cached(("blip2", task, path, where), load)
 

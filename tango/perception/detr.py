@@ -19,8 +19,10 @@ def load_detr(path: str, where: Placement) -> tuple[Any, Any]:
     def load() -> tuple[Any, Any]:
         processor = load_pretrained(transformers.AutoImageProcessor.from_pretrained, path, "DETR processor")
         model_class: Any = transformers.DetrForObjectDetection
-        model = load_pretrained(model_class.from_pretrained, path, "DETR model")
-        return processor, model.to(where.device, where.dtype).eval()
+        model = load_pretrained(
+            lambda p: model_class.from_pretrained(p, dtype=where.dtype), path, "DETR model"
+        )
+        return processor, model.to(where.device).eval()
 
     return cached(("detr", path, where), load)
 

@@ -24,8 +24,10 @@ def load_owl(kind: str, path: str, where: Placement) -> tuple[Any, Any]:
 
     def load() -> tuple[Any, Any]:
         processor = load_pretrained(transformers.AutoProcessor.from_pretrained, path, f"{kind} processor")
-        model = load_pretrained(model_class.from_pretrained, path, f"{kind} model")
-        return processor, model.to(where.device, where.dtype).eval()
+        model = load_pretrained(
+            lambda p: model_class.from_pretrained(p, dtype=where.dtype), path, f"{kind} model"
+        )
+        return processor, model.to(where.device).eval()
 
     return cached((kind, path, where), load)
 
