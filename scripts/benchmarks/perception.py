@@ -1,4 +1,4 @@
-"""Per-frame perception cost: the oracle detector, and full-size random-weight OWLv2 base, OWL-ViT base, DETR-R50
+"""Per-frame perception cost: the oracle detector and MiniLM value scorer, and full-size random-weight OWLv2 base, OWL-ViT base, DETR-R50
 and CLIP ViT-B/32 run through the same code paths as real checkpoints. One JSON line on stdout.
 
 usage: python scripts/bench.py perception [--repeats N] [--oracle-repeats N] [--skip-models] [--device cpu|cuda]
@@ -33,6 +33,8 @@ from tango.perception.models import Placement, clear_cache, placement
 from tango.perception.oracle import OracleDetector
 from tango.perception.oracle_scene import OracleScene
 from tango.perception.owl import OwlDetector
+from tango.perception.text_similarity import TextEmbedder
+from tango.perception.value_scorers import OracleTextScorer
 from tango.sim.scene import SceneObject
 
 HEIGHT, WIDTH = 480, 640
@@ -63,15 +65,18 @@ def per_call_ms(fn: Callable[[], Any], repeats: int, warmup: int = 1) -> float:
 
 
 def bench_oracle(obs: Observation, repeats: int) -> dict[str, float]:
-    """Oracle detector per frame (all visible objects, and one queried label)."""
+    """Oracle detector per frame (all visible objects, one queried label) and the MiniLM value scorer."""
     objects = {
         i: SceneObject(i, "chair" if i % 2 else "table", (0.0, 0.0, 0.0), (1.0, 1.0, 1.0), 0, "kitchen")
         for i in range(1, 13)
     }
-    detector = OracleDetector(OracleScene("bench", objects, ()), min_pixels=100)
+    scene = OracleScene("bench", objects, ())
+    detector = OracleDetector(scene, min_pixels=100)
+    scorer = OracleTextScorer(scene, TextEmbedder("", placement("cpu")), min_pixels=100)
     return {
         "oracle_detect_visible_ms": per_call_ms(lambda: detector.detect_visible(obs), repeats),
         "oracle_detect_label_ms": per_call_ms(lambda: detector.detect(obs, ["chair"]), repeats),
+        "oracle_text_score_ms": per_call_ms(lambda: scorer.score(obs, ["sofa"]), repeats),
     }
 
 
