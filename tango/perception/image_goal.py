@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 import cv2
@@ -16,6 +17,7 @@ import numpy as np
 
 MEMO_SIZE = 32
 MIN_MATCHES = 8
+DISK_DESCRIPTOR_DIM = 128
 
 
 @dataclass
@@ -142,10 +144,29 @@ class LightGlueMatcher:
         self.torch = torch
         self.min_inliers = min_inliers
         self.reprojection_px = reprojection_px
+        for path in (lightglue_weights, disk_weights):
+            if not path or not Path(path).is_file():
+                raise FileNotFoundError(
+                    f"matcher=lightglue: weight file {path!r} not found (nothing is downloaded)"
+                )
         self.disk = kf.DISK()
         self.disk.load_state_dict(torch.load(disk_weights, map_location="cpu")["extractor"])
-        self.lightglue = kf.LightGlue("disk", weights=None)
-        self.lightglue.load_state_dict(torch.load(lightglue_weights, map_location="cpu"))
+        # features=None: kornia would otherwise download the DISK LightGlue weights in the constructor.
+        self.lightglue = kf.LightGlue(features=None, input_dim=DISK_DESCRIPTOR_DIM)
+        state = torch.load(lightglue_weights, map_location="cpu")
+        layers = self.lightglue.conf.n_layers
+        for i in range(layers):  # release checkpoints name the attention blocks per layer
+            state = {
+                k.replace(f"self_attn.{i}", f"transformers.{i}.self_attn").replace(
+                    f"cross_attn.{i}", f"transformers.{i}.cross_attn"
+                ): v
+                for k, v in state.items()
+            }
+        missing = self.lightglue.load_state_dict(state, strict=False).missing_keys
+        if missing:
+            raise ValueError(
+                f"{lightglue_weights}: not a DISK LightGlue checkpoint (missing {missing[:3]}...)"
+            )
         self.disk.eval()
         self.lightglue.eval()
 
