@@ -46,7 +46,8 @@ class AgentSettings:
     min_detection_score: float = 0.0
     merge_distance: float = 0.4
     description_min_similarity: float = 0.25
-    keyframe_every: int = 2
+    keyframe_every: int = 3
+    max_keyframes: int = 300
 
 
 @dataclass
@@ -85,7 +86,7 @@ class HabitatAgent:
         self.stops = 0
         self.keyframes: list[Keyframe] = []
         self.path: list[np.ndarray] = []
-        self._image_goal: tuple[int, int, ObjectHandle | None] | None = None
+        self._image_goal: tuple[GoalImage, int, ObjectHandle | None] | None = None
         self.obs = first_observation
         self._ingest(first_observation)
 
@@ -113,9 +114,8 @@ class HabitatAgent:
         """Match the goal picture against every keyframe not yet compared with it (all earlier views on the
         first call of a subtask, then one new view per step); the best match so far is the goal."""
         self._set_prompt("")
-        goal_key = id(image)
-        if self._image_goal is None or self._image_goal[0] != goal_key:
-            self._image_goal = (goal_key, 0, None)
+        if self._image_goal is None or self._image_goal[0] is not image:
+            self._image_goal = (image, 0, None)
         _, checked, best = self._image_goal
         for keyframe in self.keyframes[checked:]:
             result = self.perception.matcher.match(image.pixels, keyframe.rgb)
@@ -123,7 +123,7 @@ class HabitatAgent:
                 best = ObjectHandle(
                     IMAGE_GOAL_LABEL, _position(keyframe.point), float(result.score), IMAGE_GOAL_LABEL
                 )
-        self._image_goal = (goal_key, len(self.keyframes), best)
+        self._image_goal = (image, len(self.keyframes), best)
         return [best] if best is not None else []
 
     def match_description(self, description: str) -> list[ObjectHandle]:
@@ -214,6 +214,7 @@ class HabitatAgent:
         """A new (sub)task: look around again and reconsider every frontier, keeping maps and memory."""
         self.navigator.frontiers.reset()
         self.navigator.start_scan()
+        self._image_goal = None
 
     def _act(self, action: str) -> None:
         self.budget.charge_steps(1)
@@ -225,7 +226,7 @@ class HabitatAgent:
         self.perception.observe(obs)
         if self.budget.steps % self.settings.keyframe_every == 0:
             point = detection_point(obs, _central_box(obs), None, self.navigator.config.map.max_depth)
-            self.keyframes.append(Keyframe(obs.rgb, point))
+            self._add_keyframe(Keyframe(obs.rgb, point))
         scores = self.perception.scorer.score(obs, [self.prompt]) if self.prompt else None
         self.navigator.update(obs, scores)
         self.path.append(obs.agent_position.copy())
@@ -254,6 +255,13 @@ class HabitatAgent:
             agent=(int(agent[0]), int(agent[1])),
             agent_yaw=self.obs.agent_yaw,
         )
+
+    def _add_keyframe(self, keyframe: Keyframe) -> None:
+        """Keep at most max_keyframes views spread over the episode: when full, every other one is dropped."""
+        if len(self.keyframes) >= self.settings.max_keyframes:
+            self.keyframes = self.keyframes[::2]
+            self._image_goal = None
+        self.keyframes.append(keyframe)
 
     def _set_prompt(self, prompt: str) -> None:
         """A new search target starts a fresh value map (values of the previous target do not carry over)."""

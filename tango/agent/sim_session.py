@@ -57,10 +57,6 @@ class SimSession:
         self.last_collided = False
         return self._observation(raw)
 
-    def teleport(self, position: Sequence[float], rotation: Sequence[float]) -> None:
-        """Move the agent without walking (GOAT subtasks continue from where the last one ended; unused there)."""
-        self.simulator.set_agent_state(list(position), rotation)
-
     def step(self, action: str) -> Observation:
         """Apply one discrete action; the distance moved is added to `path_length`."""
         before = self.position()
@@ -74,8 +70,15 @@ class SimSession:
         return self._observation(raw)
 
     def render_at(self, position: Sequence[float], rotation: Sequence[float]) -> np.ndarray:
-        """RGB seen from another pose (image goals are given as such renders); the agent does not move."""
+        """RGB seen level from another pose (image goals are given as such renders); the agent does not move and
+        its camera tilt is restored."""
+        tilts = round(self.pitch_deg / self.config.tilt_angle)
+        level, back = ("look_down", "look_up") if tilts > 0 else ("look_up", "look_down")
+        for _ in range(abs(tilts)):
+            self.simulator.step(level)
         raw = self.simulator.get_observations_at(list(position), _quaternion(rotation), False)
+        for _ in range(abs(tilts)):
+            self.simulator.step(back)
         return np.asarray(raw["rgb"])[..., :3]
 
     def position(self) -> np.ndarray:

@@ -372,6 +372,7 @@ class TangoSim(Simulator):
                 self.navgrid.sample_navigable_point(self.rng), float(self.rng.uniform(-np.pi, np.pi))
             )
         self._collided = False
+        self._pitch = 0.0
         return self._observe()
 
     def step(self, action: Any, *args: Any, **kwargs: Any) -> Observations:

@@ -90,8 +90,15 @@ def dataset_paths(task: HabitatTaskConfig) -> tuple[Path, Path]:
     """(episode file, scenes folder): the configured ones, else the synthetic default dataset (made on first use)."""
     if task.data_path:
         data = Path(task.data_path)
-        scenes = Path(task.scenes_dir) if task.scenes_dir else data.parent
-        return data, scenes
+        if task.scenes_dir:
+            return data, Path(task.scenes_dir)
+        root = next((p for p in data.parents if (p / "dataset.json").is_file()), None)
+        if root is None:
+            raise ValueError(
+                f"task.data_path={data} is not inside a tango dataset folder (no dataset.json above it): "
+                "set task.scenes_dir to the folder its scene_id paths are relative to"
+            )
+        return data, root / "scenes"
     from tango.scenes.datasets.default import ensure_default_dataset
 
     root = ensure_default_dataset()
@@ -113,7 +120,8 @@ def episode_spec(task: str, episode: Any) -> EpisodeSpec:
         return EpisodeSpec(episode.question_id, episode.start.scene_id, episode.question, episode)
     if task == "goat":
         phrases = [subtask_instruction(s) for s in episode.tasks]
-        instruction = " Then ".join(p.rstrip(".") for p in phrases) + "."
+        instruction = phrases[0].rstrip(".")
+        instruction += "".join(f", then {p[0].lower()}{p[1:].rstrip('.')}" for p in phrases[1:]) + "."
         types = tuple(s.goal_type for s in episode.tasks)
         return EpisodeSpec(str(episode.episode_id), episode.scene_id, instruction, episode, types)
     return EpisodeSpec(
@@ -349,7 +357,7 @@ class HabitatRunner:
             params = goal.image_goals[subtask.image_idx or 0]
             floor = np.asarray(params.position, dtype=np.float64)
             floor[1] -= self.sim_config.camera_height
-            inputs["goal_image"] = GoalImage(self.session.render_at(floor, params.rotation), params.hfov)
+            inputs["goal_image"] = GoalImage(self.session.render_at(floor, params.rotation), self.sim_config.hfov)
         return inputs
 
     def _run_question(self, question: openeqa.EQAQuestion, ctx: EpisodeContext, trace: Trace) -> EpisodeResult:

@@ -137,11 +137,6 @@ class CountingMatcher:
         return MatchResult(10, 10, True, 10.0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: HabitatAgent.match_image keys its progress by id(image); a new goal picture allocated where a freed"
-    " one lived inherits the old one's best match and skips every earlier view",
-)
 def test_a_new_goal_image_is_compared_with_every_view(
     runner: HabitatRunner, dataset_root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

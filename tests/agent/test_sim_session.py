@@ -94,15 +94,9 @@ def test_restart_resets_distance_walked_and_pitch(
     started.step("move_forward")
     started.step("look_up")
     started.start(dataset_root / "scenes" / episode.scene_id, episode.start_position, episode.start_rotation)
-    reported = (started.path_length, started.pitch_deg)
-    started.step("look_down")  # undoes the tilt the simulator keeps across starts (see the xfail below)
-    assert reported == (0.0, 0.0)
+    assert (started.path_length, started.pitch_deg) == (0.0, 0.0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: TangoSim.reset keeps the camera tilt of the previous episode while SimSession.start reports pitch 0",
-)
 def test_restart_levels_the_camera_it_reports_as_level(
     started: SimSession, episode: NavEpisode, dataset_root: Path
 ) -> None:
@@ -162,11 +156,6 @@ def test_geodesic_distance_is_inf_without_goals_and_zero_at_a_goal(
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: SimSession.render_at renders with the agent's current camera tilt (get_observations_at keeps"
-    " sensor state), so a GOAT goal image handed over while the agent looks down is a view of the floor",
-)
 def test_render_at_does_not_depend_on_where_the_agent_looks(started: SimSession, episode: NavEpisode) -> None:
     view = episode.goals[0].view_points[0].agent_state
     level = started.render_at(view.position, view.rotation)
@@ -175,17 +164,3 @@ def test_render_at_does_not_depend_on_where_the_agent_looks(started: SimSession,
         assert np.array_equal(started.render_at(view.position, view.rotation), level)
     finally:
         started.step("look_up")
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: SimSession.teleport levels the simulator's camera (set_agent_state resets sensors) but keeps"
-    " pitch_deg, so camera_pose reports a tilt the camera no longer has",
-)
-def test_teleport_keeps_the_reported_pitch_equal_to_the_camera_pitch(
-    started: SimSession, episode: NavEpisode
-) -> None:
-    started.step("look_down")
-    view = episode.goals[0].view_points[0].agent_state
-    started.teleport(view.position, view.rotation)
-    assert started.pitch_deg == pytest.approx(float(np.rad2deg(started.simulator.camera_pitch())))
