@@ -20,5 +20,5 @@ class MapConfig:
     min_depth: float = 0.5
     max_depth: float = 5.0
     min_frontier_size: float = 0.5
-    min_unexplored_area: float = 1.5
+    min_unexplored_area: float = 0.5
     frontier_value_radius: float = 0.5

@@ -12,6 +12,7 @@ from tango.navigation.actions import MOVE_FORWARD, STOP, TURN_LEFT, TURN_RIGHT
 from tango.navigation.config import NavigationConfig
 from tango.navigation.fmm_planner import (
     DistanceField,
+    clearance_speed,
     disk,
     distance_field,
     line_is_free,
@@ -94,8 +95,8 @@ class FmmController:
         self._collisions += 1
         forward = np.array([-np.sin(yaw), 0.0, -np.cos(yaw)])
         right = np.array([np.cos(yaw), 0.0, -np.sin(yaw)])
-        ahead = position + forward * (omap.config.agent_radius + 0.1)
-        offsets = np.linspace(-0.1, 0.1, 5)
+        ahead = position + forward * (omap.config.agent_radius + 0.05)
+        offsets = np.linspace(-0.05, 0.05, 3)
         omap.mark_obstacles(ahead[None, :] + offsets[:, None] * right[None, :])
         if self._collisions >= self.config.recovery_after_collisions:
             turns = int(self._rng.integers(2, 6))
@@ -147,9 +148,15 @@ class FmmController:
         path = self._field.descend(
             start, max_cells=int(2 * self.config.lookahead * omap.grid.pixels_per_meter)
         )
-        free = omap.navigable[path[1:, 0], path[1:, 1]] if len(path) > 1 else np.ones(0, bool)
-        near_start = np.hypot(*(path[1:] - start).T) <= omap.inflation_px + 1 if len(path) > 1 else free
-        return bool(np.any(~free & ~near_start))
+        if len(path) < 2:
+            return False
+        cells = path[1:]
+        free = omap.navigable[cells[:, 0], cells[:, 1]]
+        near_start = np.hypot(*(cells - start).T) <= omap.inflation_px + 1
+        goal_px = omap.grid.world_to_pixel(goal[None])[0]
+        near_goal = np.hypot(*(cells - goal_px).T) <= goal_radius_px + omap.inflation_px
+        near_goal &= ~omap.obstacles[cells[:, 0], cells[:, 1]]
+        return bool(np.any(~free & ~near_start & ~near_goal))
 
     def _plan(self, start: np.ndarray, goal: np.ndarray, goal_radius_px: int, omap: ObstacleMap) -> None:
         """Distance field to the cells within the stop radius of the goal (so goals inside furniture are
@@ -165,14 +172,18 @@ class FmmController:
         traversable = omap.navigable[r0:r1, c0:c1].copy()
         local_start, local_goal = start - [r0, c0], goal_px - [r0, c0]
         traversable |= disk(traversable.shape, local_start, omap.inflation_px + 1)
+        # The inflation is conservative: near the goal the agent may pass between obstacles closer than it allows.
+        near_goal = disk(traversable.shape, local_goal, goal_radius_px + omap.inflation_px)
+        traversable |= near_goal & ~omap.obstacles[r0:r1, c0:c1]
         goal_cells = disk(traversable.shape, local_goal, goal_radius_px)
-        field = distance_field(traversable, goal_cells, r0, c0)
+        speed = clearance_speed(omap.obstacles[r0:r1, c0:c1], 2.0 * omap.inflation_px + 2)
+        field = distance_field(traversable, goal_cells, r0, c0, speed)
         self.unreachable = not np.isfinite(field.at(start))
         if self.unreachable:
             reachable = reachable_from(traversable, local_start)
             cells = np.argwhere(reachable)
             nearest = cells[np.argmin(np.hypot(*(cells - local_goal).T))]
-            field = distance_field(traversable, disk(traversable.shape, nearest, 1), r0, c0)
+            field = distance_field(traversable, disk(traversable.shape, nearest, 1), r0, c0, speed)
         self._field = field
         self._goal = goal.copy()
         self._goal_radius_px = goal_radius_px

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import skfmm
 
+MIN_SPEED = 0.3
 NEIGHBOURS = np.array([(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)])
 
 
@@ -54,13 +55,27 @@ def disk(shape: tuple[int, ...], centre: np.ndarray, radius: int) -> np.ndarray:
     return mask.astype(bool)
 
 
-def distance_field(traversable: np.ndarray, goal_cells: np.ndarray, row0: int, col0: int) -> DistanceField:
-    """Fast marching from the goal cells through traversable cells (goal cells count as traversable)."""
+def clearance_speed(obstacles: np.ndarray, full_speed_px: float) -> np.ndarray:
+    """Travel speed per cell growing with the distance to the nearest obstacle cell, from MIN_SPEED up to 1 at
+    full_speed_px, so that plans keep clear of furniture and walls wherever there is room."""
+    free = (~obstacles).astype(np.uint8)
+    clearance = (
+        cv2.distanceTransform(free, cv2.DIST_L2, 3) if obstacles.any() else np.full(obstacles.shape, 1e6)
+    )
+    return np.clip(clearance / full_speed_px, MIN_SPEED, 1.0)
+
+
+def distance_field(
+    traversable: np.ndarray, goal_cells: np.ndarray, row0: int, col0: int, speed: np.ndarray | None = None
+) -> DistanceField:
+    """Fast marching from the goal cells through traversable cells (goal cells count as traversable): travel
+    time in pixels at unit speed, or at the given per-cell speed."""
     phi = np.ones(traversable.shape)
     phi[goal_cells] = -1.0
     free = traversable | goal_cells
     try:
-        dist = skfmm.distance(np.ma.MaskedArray(phi, ~free), dx=1.0)
+        masked = np.ma.MaskedArray(phi, ~free)
+        dist = skfmm.distance(masked, dx=1.0) if speed is None else skfmm.travel_time(masked, speed, dx=1.0)
         values = np.ma.filled(dist.astype(float), np.inf)
     except ValueError:
         values = np.full(traversable.shape, np.inf)

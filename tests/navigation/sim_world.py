@@ -1,61 +1,49 @@
-"""Drives the embedded simulator's parts (procedural apartment, GL renderer, NavGrid) with habitat's discrete
-actions, for end-to-end navigation tests. A forward step that would leave the navigable grid slides along the
-x or z axis instead (the apartments' walls are axis-aligned), like habitat's navmesh sliding, else is refused."""
+"""One procedural apartment run by the embedded simulator (TangoSim-v0 through habitat-lab, via SimSession) for
+end-to-end navigation tests; the scene's NavGrid supplies start/goal sampling and the coverage reference."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 
 from tango.agent.observation import Observation
-from tango.navigation.actions import MOVE_FORWARD, TURN_LEFT, TURN_RIGHT
+from tango.agent.sim_session import SimSession
 from tango.scenes.apartment import generate_apartment
+from tango.sim.config import EmbeddedSimConfig
 from tango.sim.navgrid import NavGrid
-from tango.sim.pose import camera_pose, forward_vector
-from tango.sim.render import Renderer
-
-CAMERA_HEIGHT = 0.88
-HFOV = 79.0
+from tango.sim.pose import yaw_to_quaternion
 
 
 class SimWorld:
-    """One apartment with an agent pose; `observe()` renders, `step(action)` moves."""
+    """`place(position, yaw)` starts an episode, `observe()` is the latest frame, `step(action)` acts."""
 
-    def __init__(self, seed: int, resolution: int = 256) -> None:
-        scene = generate_apartment(seed).scene()
-        self.grid = NavGrid.from_scene(scene)
-        self.renderer = Renderer(scene, resolution, resolution, HFOV, 0.5, 5.0, sensors=("rgb", "depth"))
-        self.position = np.zeros(3)
-        self.yaw = 0.0
+    def __init__(self, seed: int, folder: Path, session: SimSession | None = None) -> None:
+        apartment = generate_apartment(seed)
+        self.scene_path, _ = apartment.write(folder, f"apt_{seed:03d}")
+        self.grid = NavGrid.from_scene(apartment.scene())
+        self.session = session or SimSession(EmbeddedSimConfig(sensors=["rgb", "depth"]))
+        self._obs: Observation | None = None
 
     def close(self) -> None:
-        self.renderer.release()
+        self.session.close()
+
+    @property
+    def position(self) -> np.ndarray:
+        return self.session.position()
 
     def place(self, position: np.ndarray, yaw: float) -> None:
-        self.position = np.array([position[0], self.grid.floor_y, position[2]], dtype=float)
-        self.yaw = yaw
+        self._obs = self.session.start(self.scene_path, position, yaw_to_quaternion(yaw))
 
     def observe(self) -> Observation:
-        pose = camera_pose(self.position, self.yaw, height=CAMERA_HEIGHT)
-        frame = self.renderer.render(pose)
-        assert frame.depth is not None and frame.rgb is not None
-        return Observation(frame.rgb, frame.depth, pose, HFOV, self.position.copy(), self.yaw)
+        assert self._obs is not None, "place() the agent first"
+        return self._obs
 
     def step(self, action: str) -> None:
-        if action == TURN_LEFT:
-            self.yaw += np.deg2rad(30.0)
-        elif action == TURN_RIGHT:
-            self.yaw -= np.deg2rad(30.0)
-        elif action == MOVE_FORWARD:
-            step = 0.25 * forward_vector(self.yaw)
-            slides = sorted(([step[0], 0.0, 0.0], [0.0, 0.0, step[2]]), key=lambda v: -abs(v[0] + v[2]))
-            for delta in [step, *slides]:
-                target = self.position + np.asarray(delta)
-                if self.grid.segment_navigable(self.position, target):
-                    self.position = target
-                    break
+        self._obs = self.session.step(action)
 
-    def navigable_area_m2(self) -> float:
-        return float(self.grid.navigable.sum()) * self.grid.resolution**2
+    def geodesic_distance(self, goal: np.ndarray) -> float:
+        return self.session.geodesic_distance(self.position, [goal])
 
     def explored_navigable_fraction(self, explored: np.ndarray, pixels_per_meter: int) -> float:
         """Share of the NavGrid's navigable cells whose map cell is explored."""

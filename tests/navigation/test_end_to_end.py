@@ -1,9 +1,11 @@
-"""End to end on the embedded simulator (procedural apartments, GL renderer, NavGrid): the FMM controller reaches
-random navigable point goals, and frontier exploration covers the apartments' navigable area."""
+"""End to end on the embedded simulator (TangoSim-v0 through habitat-lab, procedural apartments, no sliding): the
+FMM controller reaches random navigable point goals, and frontier exploration covers the apartments' navigable
+area."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,8 +18,13 @@ GOAL_SUCCESS_DISTANCE = 0.2
 
 
 @pytest.fixture(scope="module")
-def apartment() -> Iterator[SimWorld]:
-    world = SimWorld(seed=0)
+def scenes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("apartments")
+
+
+@pytest.fixture(scope="module")
+def apartment(scenes: Path) -> Iterator[SimWorld]:
+    world = SimWorld(0, scenes)
     yield world
     world.close()
 
@@ -39,9 +46,7 @@ def reach_point_goals(world: SimWorld, num_goals: int, seed: int, max_steps: int
             if action == STOP:
                 break
             world.step(action)
-        results.append(
-            action == STOP and world.grid.geodesic_distance(world.position, [goal]) <= GOAL_SUCCESS_DISTANCE
-        )
+        results.append(action == STOP and world.geodesic_distance(goal) <= GOAL_SUCCESS_DISTANCE)
     return results
 
 
@@ -71,19 +76,21 @@ def test_exploration_covers_most_of_one_apartment(apartment: SimWorld) -> None:
 
 
 @pytest.mark.slow
-def test_fmm_reaches_95_percent_of_50_point_goals_over_5_apartments() -> None:
+def test_fmm_reaches_95_percent_of_50_point_goals_over_5_apartments(
+    apartment: SimWorld, scenes: Path
+) -> None:
     results = []
     for seed in range(5):
-        world = SimWorld(seed)
+        world = SimWorld(seed, scenes, apartment.session)
         results += reach_point_goals(world, num_goals=10, seed=100 + seed)
-        world.close()
     assert np.mean(results) >= 0.95, f"{sum(results)} / {len(results)}"
 
 
-def test_exploration_covers_80_percent_of_5_apartments_within_500_steps() -> None:
+def test_exploration_covers_80_percent_of_5_apartments_within_500_steps(
+    apartment: SimWorld, scenes: Path
+) -> None:
     coverage = []
     for seed in range(1, 6):
-        world = SimWorld(seed)
+        world = SimWorld(seed, scenes, apartment.session)
         coverage.append(explore_coverage(world, seed=seed))
-        world.close()
     assert min(coverage) >= 0.8, coverage
