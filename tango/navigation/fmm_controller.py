@@ -39,7 +39,13 @@ def planar_distance(a: np.ndarray, b: np.ndarray) -> float:
 
 
 class FmmController:
-    """Follows fast-marching distance fields on the obstacle map's navigable layer to a point goal."""
+    """Follows fast-marching travel-time fields on the obstacle map's navigable layer to a point goal; cells near
+    obstacles are slower, so plans keep their distance where there is room.
+
+    After each `act`: `unreachable` says the goal cannot be reached on the current map (the plan then leads to
+    the reachable cell nearest to it), `remaining_distance` is the plan's cost from the agent in metres at full
+    speed (at least the path length), `replans` counts plans made since `reset`.
+    """
 
     def __init__(self, config: NavigationConfig | None = None, seed: int = 0) -> None:
         self.config = config or NavigationConfig()

@@ -74,7 +74,7 @@ def distance_field(
     phi[goal_cells] = -1.0
     free = traversable | goal_cells
     try:
-        masked = np.ma.MaskedArray(phi, ~free)
+        masked: np.ma.MaskedArray = np.ma.MaskedArray(phi, ~free)
         dist = skfmm.distance(masked, dx=1.0) if speed is None else skfmm.travel_time(masked, speed, dx=1.0)
         values = np.ma.filled(dist.astype(float), np.inf)
     except ValueError:
