@@ -2,7 +2,7 @@
 
 Frames come from one exploration episode on a procedural apartment (256x256 depth, hfov 79, depth 0.5-5 m) into
 1000 px maps at 20 px/m, one thread; times are the thread's CPU time (`"timer": "thread_cpu"`), so that other
-processes on a shared machine do not inflate them. Prints one JSON line with
+processes on a shared machine do not inflate them (`--timer wall` on an idle machine). Prints one JSON line with
 - `map_update_ms`: median per frame of obstacle + explored + value map updates (`obstacle_ms`, `value_ms` apart),
   `frontier_ms` the frontier detection that exploration adds when it asks for frontiers;
 - `memory_update_ms`, `memory_bytes` (feature memory, 256-d embeddings, after the episode), `dense_memory_bytes`
@@ -20,6 +20,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +44,8 @@ HFOV = 79.0
 CAMERA_HEIGHT = 0.88
 EMBEDDING_DIM = 256
 FRONTIER_MATCH_M = 0.5
-clock = time.thread_time
-"""Times are CPU time of this thread: on a shared machine wall-clock medians mostly measure preemption."""
+TIMERS: dict[str, Callable[[], float]] = {"thread_cpu": time.thread_time, "wall": time.perf_counter}
+"""--timer choices; thread CPU time by default: on a shared machine wall-clock medians mostly measure preemption."""
 COMPARE_EVERY = 25
 
 
@@ -80,7 +81,11 @@ def median_ms(times: list[float]) -> float:
 
 
 def run_tango(
-    frames: list[Observation], scores: np.ndarray, embeddings: np.ndarray, vlfm: VlfmSide | None = None
+    frames: list[Observation],
+    scores: np.ndarray,
+    embeddings: np.ndarray,
+    clock: Callable[[], float],
+    vlfm: VlfmSide | None = None,
 ) -> dict[str, Any]:
     """Time our maps and memory on the frames (VLFM's maps, when given, step on each frame outside the timing)."""
     config = MapConfig()
@@ -125,7 +130,9 @@ def run_tango(
     }
 
 
-def time_dense_memory(frames: list[Observation], embeddings: np.ndarray, steps: int = 20) -> float:
+def time_dense_memory(
+    frames: list[Observation], embeddings: np.ndarray, clock: Callable[[], float], steps: int = 20
+) -> float:
     """Median ms of a TANGO-style dense update: zero the unexplored cells, write the embedding over the FOV."""
     config = MapConfig()
     dense = np.zeros((config.size_px, config.size_px, EMBEDDING_DIM), np.float32)
@@ -165,10 +172,13 @@ class VlfmSide:
     """VLFM's ValueMap (default weighted fusion) and ObstacleMap (with frontiers) fed the same frames, depth
     normalised over 0.5-5 m as habitat gives it; compares its maps with ours at checkpoints."""
 
-    def __init__(self, vlfm_path: Path, frontier_path: Path, floor_y: float) -> None:
+    def __init__(
+        self, vlfm_path: Path, frontier_path: Path, floor_y: float, clock: Callable[[], float]
+    ) -> None:
         value_cls, obstacle_cls = import_vlfm(vlfm_path, frontier_path)
         self.config = config = MapConfig()
         self.floor_y = floor_y
+        self.clock = clock
         self.vmap = value_cls(value_channels=1, size=config.size_px, use_max_confidence=False)
         self.omap = obstacle_cls(
             config.min_obstacle_height,
@@ -192,11 +202,11 @@ class VlfmSide:
         tf = vlfm_pose(obs.camera_pose, self.floor_y)
         fx = obs.intrinsics()[0, 0]
         fov = np.deg2rad(obs.hfov_deg)
-        t0 = clock()
+        t0 = self.clock()
         self.vmap.update_map(score, normalised, tf, cfg.min_depth, cfg.max_depth, fov)
-        t1 = clock()
+        t1 = self.clock()
         self.omap.update_map(normalised, tf, cfg.min_depth, cfg.max_depth, fx, fx, fov)
-        t2 = clock()
+        t2 = self.clock()
         self.t_value.append(t1 - t0)
         self.t_obstacle.append(t2 - t1)
 
@@ -257,9 +267,11 @@ def main(argv: list[str]) -> int:
         type=Path,
         help="checkout of naokiyokoyama/frontier_exploration (default: beside --vlfm as fe_checkout)",
     )
+    parser.add_argument("--timer", choices=sorted(TIMERS), default="thread_cpu")
     parser.add_argument("--dense", action="store_true", help="also time a dense 1000x1000x256 memory update")
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_NUM_THREADS", "1")
+    clock = TIMERS[args.timer]
     cv2.setNumThreads(1)
     frames, floor_y = record_episode(args.steps, args.seed)
     rng = np.random.default_rng(args.seed)
@@ -268,19 +280,19 @@ def main(argv: list[str]) -> int:
     vlfm = None
     if args.vlfm is not None:
         frontier_path = args.frontier_exploration or args.vlfm.parent / "fe_checkout"
-        vlfm = VlfmSide(args.vlfm, frontier_path, floor_y)
-    ours = run_tango(frames, scores, embeddings, vlfm)
+        vlfm = VlfmSide(args.vlfm, frontier_path, floor_y, clock)
+    ours = run_tango(frames, scores, embeddings, clock, vlfm)
     result: dict[str, Any] = {
         "benchmark": "mapping",
         "frames": len(frames),
         "frame": "256x256",
         "map_px": 1000,
         "pixels_per_meter": 20,
-        "timer": "thread_cpu",
+        "timer": args.timer,
         **ours,
     }
     if args.dense:
-        result["dense_memory_update_ms"] = time_dense_memory(frames, embeddings)
+        result["dense_memory_update_ms"] = time_dense_memory(frames, embeddings, clock)
     if vlfm is not None:
         result["vlfm"] = vlfm.report(ours)
     print(json.dumps(result))
