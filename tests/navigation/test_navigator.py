@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import torch
 
 from tango.mapping.config import MapConfig
-from tango.navigation.actions import MOVE_FORWARD, STOP, TURN_LEFT, TURN_RIGHT
+from tango.navigation.actions import MOVE_FORWARD, POINTNAV_ACTIONS, STOP, TURN_LEFT, TURN_RIGHT
 from tango.navigation.config import AgentConfig, ExploreConfig, NavigationConfig
 from tango.navigation.explorer import FrontierSelector
 from tango.navigation.navigator import Navigator
+from tango.navigation.pointnav_net import PointNavPolicy
 from tango.navigation.targets import detection_point
 from tests.mapping.synthetic import flat_wall_observation
 
@@ -100,3 +102,12 @@ def test_value_scores_fill_the_value_map_channels() -> None:
 def test_unknown_controller_is_a_config_error() -> None:
     with pytest.raises(ValueError, match="fmm"):
         Navigator(AgentConfig(navigation=NavigationConfig(controller="teleport")))
+
+
+def test_pointnav_controller_drives_next_action_to_with_a_tiny_random_init_policy() -> None:
+    torch.manual_seed(0)
+    config = AgentConfig(map=MapConfig(size_px=300), navigation=NavigationConfig(controller="pointnav"))
+    navigator = Navigator(config, pointnav_policy=PointNavPolicy())
+    navigator.update(flat_wall_observation(3.0, size=64))
+    assert navigator.next_action_to(np.array([0.0, 0.0, -2.0]), stop_distance=0.2) in POINTNAV_ACTIONS
+    assert navigator.next_action_to(np.array([0.0, 0.0, -0.1]), stop_distance=0.2) == STOP
