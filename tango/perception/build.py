@@ -9,7 +9,7 @@ import numpy as np
 
 from tango.agent.observation import Observation
 from tango.llm import ChatClient
-from tango.perception.answerers import OracleAnswerer, VlmAnswerer
+from tango.perception.answerers import VlmAnswerer
 from tango.perception.blip2 import Blip2Answerer, Blip2ItmScorer
 from tango.perception.clip import ClipEmbedder
 from tango.perception.clip_filter import ClipFilter
@@ -21,6 +21,7 @@ from tango.perception.image_goal import ImageMatcher, LightGlueMatcher, SiftMatc
 from tango.perception.models import Placement, placement
 from tango.perception.observed_memory import ObservedObjects
 from tango.perception.oracle import OracleDetector, visible_objects
+from tango.perception.oracle_answerer import OracleAnswerer
 from tango.perception.oracle_scene import OracleScene
 from tango.perception.owl import OwlDetector
 from tango.perception.pipeline import DetectionPipeline, Detector
@@ -157,7 +158,8 @@ def build_answerer(
     """The configured question answerer (the oracle one shares the bundle's observed memory)."""
     cfg = config.answerer
     if cfg.kind == "oracle":
-        return OracleAnswerer(_need_scene(scene, "answerer"), config.detector.min_pixels, memory)
+        text = TextEmbedder(cfg.text_model, where)
+        return OracleAnswerer(_need_scene(scene, "answerer"), config.detector.min_pixels, memory, text)
     if cfg.kind == "blip2":
         return Blip2Answerer(cfg.path, cfg.prompt, cfg.max_new_tokens, where)
     if cfg.kind == "vlm":

@@ -65,6 +65,7 @@ class AnswererConfig:
     path: str = ""
     max_new_tokens: int = 20
     prompt: str = "Question: {question} Answer:"
+    text_model: str = ""
     llm: LLMConfig = field(default_factory=LLMConfig)
 
 

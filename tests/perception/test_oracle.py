@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from tango.perception import build_perception
-from tango.perception.answerers import OracleAnswerer
 from tango.perception.description import OracleDescriptionScorer, parse_description
 from tango.perception.models import placement
 from tango.perception.observed_memory import ObservedObjects
 from tango.perception.oracle import OracleDetector, visible_objects
+from tango.perception.oracle_answerer import OracleAnswerer
 from tango.perception.oracle_scene import OracleScene
 from tango.perception.rooms import OracleRoomClassifier
 from tango.perception.text_similarity import TextEmbedder
@@ -126,3 +126,52 @@ def test_build_oracle_bundle_describes_itself_and_shares_memory(scene: OracleSce
 def test_oracle_bundle_without_scene_names_the_problem() -> None:
     with pytest.raises(ValueError, match="oracle detector needs the scene annotation"):
         build_perception({})
+
+
+def furnished_scene() -> OracleScene:
+    """A kitchen with a table holding a vase, a red and a blue chair next to it, and a distant fridge."""
+    from tango.sim.scene import parse_annotations
+
+    def obj(i: int, category: str, lo: list[float], hi: list[float], **attributes: str) -> dict:
+        return {"id": i, "category": category, "room_id": 0, "room": "kitchen", "attributes": attributes,
+                "bbox": {"min": lo, "max": hi}}  # fmt: skip
+
+    annotation = {
+        "format": "tango-scene/1", "scene_id": "kitchen", "floor_y": 0.0,
+        "rooms": [{"id": 0, "type": "kitchen", "min": [-5.0, -5.0], "max": [5.0, 5.0]}],
+        "objects": [
+            obj(1, "table", [-0.5, 0.0, -2.5], [0.5, 0.75, -1.5], color="brown", material="wood"),
+            obj(2, "vase", [-0.1, 0.75, -2.1], [0.1, 1.05, -1.9], color="blue"),
+            obj(3, "chair", [0.7, 0.0, -2.2], [1.1, 0.9, -1.8], color="red"),
+            obj(4, "chair", [-1.1, 0.0, -2.2], [-0.7, 0.9, -1.8], color="blue"),
+            obj(5, "refrigerator", [4.0, 0.0, 4.0], [4.7, 1.8, 4.7], color="white"),
+        ],
+    }  # fmt: skip
+    return OracleScene.from_annotations(parse_annotations(annotation, "furnished"))
+
+
+def seen_everything_view() -> np.ndarray:
+    semantic = np.zeros((48, 64), dtype=np.int32)
+    for k, object_id in enumerate([1, 2, 3, 4, 5]):
+        semantic[5:25, k * 12 : k * 12 + 11] = object_id
+    return semantic
+
+
+def test_oracle_answerer_spatial_state_and_topic_questions(minilm: TextEmbedder) -> None:
+    answerer = OracleAnswerer(furnished_scene(), min_pixels=100, text=minilm)
+    view = make_observation(seen_everything_view())
+    assert answerer.answer(view, "Is the table in the kitchen clear?") == "No, there is a vase on it"
+    assert answerer.answer(view, "What is the red object next to the table in the kitchen?") == "a chair"
+    assert answerer.answer(view, "What is next to the refrigerator in the kitchen?") == "unknown"
+    assert answerer.answer(view, "What is next to the vase?") == "a table"
+    assert answerer.answer(view, "What material is the table in the kitchen made of?") == "wood"
+    assert answerer.answer(view, "How many chairs are in the kitchen?") == "2"
+    assert answerer.answer(view, "Where could I keep milk cold?") == "the refrigerator in the kitchen"
+
+
+def test_oracle_answerer_state_only_counts_observed_items() -> None:
+    answerer = OracleAnswerer(furnished_scene(), min_pixels=100)
+    table_only = np.zeros((48, 64), dtype=np.int32)
+    table_only[10:30, 10:40] = 1
+    assert answerer.answer(make_observation(table_only), "Is the table clear?") == "Yes, nothing is on it"
+    assert answerer.answer(make_observation(table_only), "Where could I keep milk cold?") == "unknown"
