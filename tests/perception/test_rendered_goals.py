@@ -13,10 +13,11 @@ from tango.perception.image_goal import SiftMatcher, best_goal, calibrate_thresh
 from tango.perception.models import placement
 from tango.perception.observed_memory import ObservedObjects
 from tango.perception.oracle import visible_objects
+from tango.perception.oracle_answerer import OracleAnswerer
 from tango.perception.oracle_scene import OracleScene
 from tango.perception.text_similarity import TextEmbedder
 from tango.scenes.datasets.generate import DatasetConfig, generate_dataset
-from tango.tasks import goat
+from tango.tasks import goat, openeqa
 from tests.perception import rendered
 
 CAMERA_HEIGHT_M = 0.88
@@ -88,3 +89,33 @@ def test_oracle_description_scorer_picks_the_described_instance(dataset: Path) -
         total += 1
     assert total >= 8, f"only {total} description goals with observed same-category distractors"
     assert correct >= 0.8 * total, f"described instance picked in {correct}/{total}"
+
+
+def normalised(text: str) -> str:
+    return " ".join(text.lower().replace(",", "").split())
+
+
+def test_oracle_answerer_on_generated_openeqa_answers_only_what_it_observed(dataset: Path) -> None:
+    text = TextEmbedder("", placement("cpu"))
+    instances: dict[str, list[goat.GoatGoal]] = {}
+    for episode in goat.load_episodes(dataset / "goat" / "val_unseen"):
+        for task in episode.tasks:
+            instances.setdefault(Path(episode.scene_id).stem, []).extend(task.goals)
+    correct = total = 0
+    all_questions = openeqa.load_episodes(dataset / "openeqa" / "open-eqa-v0.json")
+    for scene_id in sorted({q.scene for q in all_questions}):
+        questions = [q for q in all_questions if q.scene == scene_id]
+        scene = rendered.load_dataset_scene(dataset, f"{scene_id}.glb")
+        oracle = OracleScene.from_annotations(scene.annotations)  # type: ignore[arg-type]
+        blind = OracleAnswerer(oracle, min_pixels=50, text=text)
+        empty_view = rendered.view_point_observations(scene, instances[scene_id][:1], CAMERA_HEIGHT_M, 1)[0]
+        empty_view.semantic = np.zeros_like(empty_view.semantic)
+        assert {blind.answer(empty_view, q.question) for q in questions} <= {"unknown", "no", "0"}
+        answerer = OracleAnswerer(oracle, min_pixels=50, text=text)
+        for obs in rendered.view_point_observations(scene, instances[scene_id], CAMERA_HEIGHT_M, per_goal=2):
+            answerer.observe(obs)
+        for q in questions:
+            references = {normalised(a) for a in (q.answer, *(q.extra_answers or ()))}
+            correct += normalised(answerer.answer(empty_view, q.question)) in references
+            total += 1
+    assert total >= 10 and correct >= 0.8 * total, f"{correct}/{total} answers match the reference"
