@@ -37,10 +37,15 @@ class ObjectHandle:
 
 @dataclass(frozen=True, eq=False)
 class GoalImage:
-    """A goal given as a picture (GOAT image goals), bound to the program variable `goal_image`."""
+    """A goal given as a picture (GOAT image goals), bound to the program variable `goal_image`.
+
+    `semantic` is the instance-id frame of the same render; like `Observation.semantic`, only components named
+    oracle read it.
+    """
 
     pixels: np.ndarray = field(repr=False)
     hfov_deg: float = 90.0
+    semantic: np.ndarray | None = field(default=None, repr=False)
 
     def __str__(self) -> str:
         height, width = self.pixels.shape[:2]

@@ -27,6 +27,8 @@ from tango.navigation.targets import detection_point
 from tango.perception.build import PerceptionBundle
 from tango.perception.description import OracleDescriptionScorer
 from tango.perception.detections import Detections, normalise_label
+from tango.perception.observed_memory import ObservedObjects
+from tango.perception.oracle_image_goal import OracleImageMatcher
 from tango.programs.budget import Budget
 
 LOG = logging.getLogger(__name__)
@@ -114,11 +116,14 @@ class HabitatAgent:
         """Match the goal picture against every keyframe not yet compared with it (all earlier views on the
         first call of a subtask, then one new view per step); the best match so far is the goal."""
         self._set_prompt("")
+        matcher = self.perception.matcher
+        if isinstance(matcher, OracleImageMatcher):
+            return self._recall_instance(matcher.goal_instance(image.semantic))
         if self._image_goal is None or self._image_goal[0] is not image:
             self._image_goal = (image, 0, None)
         _, checked, best = self._image_goal
         for keyframe in self.keyframes[checked:]:
-            result = self.perception.matcher.match(image.pixels, keyframe.rgb)
+            result = matcher.match(image.pixels, keyframe.rgb)
             if result.matched and keyframe.point is not None and (best is None or result.score > best.score):
                 best = ObjectHandle(
                     IMAGE_GOAL_LABEL, _position(keyframe.point), float(result.score), IMAGE_GOAL_LABEL
@@ -130,8 +135,9 @@ class HabitatAgent:
         self._set_prompt(description)
         label = self._described_category(description)
         scorer = self.perception.description
-        if isinstance(scorer, OracleDescriptionScorer):
-            seen = self.perception.memory.of_category(label)
+        memory = self._oracle_memory()
+        if isinstance(scorer, OracleDescriptionScorer) and memory is not None:
+            seen = memory.of_category(label)
             scores = scorer.score_instances(description, label, [entry.object.id for entry in seen])
             threshold = self._description_threshold(description, label)
             for entry, score in zip(seen, scores):
@@ -202,8 +208,9 @@ class HabitatAgent:
     def recall(self, target: str) -> list[ObjectHandle]:
         label = normalise_label(target)
         remembered = {h.object_id: h for h in self.remembered.values() if normalise_label(h.label) == label}
-        if self.perception.scene is not None:
-            for entry in self.perception.memory.of_category(label):
+        memory = self._oracle_memory()
+        if memory is not None:
+            for entry in memory.of_category(label):
                 key = f"{label}#{entry.object.id}"
                 remembered.setdefault(key, ObjectHandle(label, _position(entry.last_point), 1.0, key))
         return self._rank(list(remembered.values()))
@@ -256,6 +263,20 @@ class HabitatAgent:
             agent_yaw=self.obs.agent_yaw,
         )
 
+    def _oracle_memory(self) -> ObservedObjects | None:
+        """ORACLE: the annotated objects this agent has seen (perception=oracle binds the scene annotation);
+        None with real perception, where only detections the agent made itself are remembered."""
+        return self.perception.memory if self.perception.scene is not None else None
+
+    def _recall_instance(self, instance: int | None) -> list[ObjectHandle]:
+        """ORACLE path: the goal instance where the agent last saw it, if it has seen it."""
+        memory = self._oracle_memory()
+        seen = {entry.object.id: entry for entry in memory.objects()} if memory is not None else {}
+        if instance is None or instance not in seen:
+            return []
+        key = f"{IMAGE_GOAL_LABEL}#{instance}"
+        return [ObjectHandle(IMAGE_GOAL_LABEL, _position(seen[instance].last_point), 1.0, key)]
+
     def _add_keyframe(self, keyframe: Keyframe) -> None:
         """Keep at most max_keyframes views spread over the episode: when full, every other one is dropped."""
         if len(self.keyframes) >= self.settings.max_keyframes:
@@ -287,10 +308,10 @@ class HabitatAgent:
     def _described_category(self, description: str) -> str:
         """The detector query for a description: the category seen so far that it names first (the head noun,
         before any 'next to X'), the longer name on ties; else the text itself."""
+        memory = self._oracle_memory()
+        categories = memory.categories() if memory is not None else []
         words = f" {normalise_label(description)} "
-        named = [
-            (words.find(f" {normalise_label(c)} "), -len(c), c) for c in self.perception.memory.categories()
-        ]
+        named = [(words.find(f" {normalise_label(c)} "), -len(c), c) for c in categories]
         named = [item for item in named if item[0] >= 0]
         return min(named)[2] if named else description
 

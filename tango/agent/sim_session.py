@@ -19,6 +19,7 @@ from tango.sim.habitat_env import make_simulator, simulator_config
 from tango.sim.pose import camera_pose, quaternion_to_yaw
 
 TILT_LIMIT_DEG = 90.0
+Point = Sequence[float] | np.ndarray
 
 
 class SimSession:
@@ -39,7 +40,7 @@ class SimSession:
             raise RuntimeError("SimSession.start(scene, ...) must come before anything else")
         return self._sim
 
-    def start(self, scene: Path, position: Sequence[float], rotation: Sequence[float]) -> Observation:
+    def start(self, scene: Path, position: Point, rotation: Point) -> Observation:
         """Load `scene` (reused when unchanged), place the agent, reset the pitch and the distance walked."""
         config = self._habitat_config.copy()
         config.scene = str(scene)
@@ -69,9 +70,9 @@ class SimSession:
         self.last_collided = bool(self.simulator.previous_step_collided)
         return self._observation(raw)
 
-    def render_at(self, position: Sequence[float], rotation: Sequence[float]) -> np.ndarray:
-        """RGB seen level from another pose (image goals are given as such renders); the agent does not move and
-        its camera tilt is restored."""
+    def render_at(self, position: Point, rotation: Point) -> tuple[np.ndarray, np.ndarray | None]:
+        """RGB and instance ids (None without a semantic sensor) seen level from another pose (image goals are
+        given as such renders); the agent does not move and its camera tilt is restored."""
         tilts = round(self.pitch_deg / self.config.tilt_angle)
         level, back = ("look_down", "look_up") if tilts > 0 else ("look_up", "look_down")
         for _ in range(abs(tilts)):
@@ -79,7 +80,9 @@ class SimSession:
         raw = self.simulator.get_observations_at(list(position), _quaternion(rotation), False)
         for _ in range(abs(tilts)):
             self.simulator.step(back)
-        return np.asarray(raw["rgb"])[..., :3]
+        rgb = np.asarray(raw["rgb"])[..., :3]
+        semantic = raw.get("semantic")
+        return rgb, None if semantic is None else np.asarray(semantic, dtype=np.int32).reshape(rgb.shape[:2])
 
     def position(self) -> np.ndarray:
         return np.asarray(self.simulator.get_agent_state().position, dtype=np.float64)
@@ -88,7 +91,7 @@ class SimSession:
         rotation = self.simulator.get_agent_state().rotation
         return quaternion_to_yaw(np.array([rotation.x, rotation.y, rotation.z, rotation.w], dtype=np.float64))
 
-    def geodesic_distance(self, start: Sequence[float], goals: list[Sequence[float]]) -> float:
+    def geodesic_distance(self, start: Point, goals: Sequence[Point]) -> float:
         """Shortest navigable distance from `start` to the nearest of `goals` (inf when none is reachable)."""
         if not goals:
             return float("inf")
@@ -107,17 +110,17 @@ class SimSession:
         return Observation(
             rgb=np.asarray(raw["rgb"])[..., :3],
             depth=depth[..., 0] if depth.ndim == 3 else depth,
-            camera_pose=camera_pose(
-                position, yaw, np.deg2rad(self.pitch_deg), self.config.camera_height
-            ),
+            camera_pose=camera_pose(position, yaw, np.deg2rad(self.pitch_deg), self.config.camera_height),
             hfov_deg=self.config.hfov,
             agent_position=position,
             agent_yaw=yaw,
-            semantic=None if semantic is None else np.asarray(semantic, dtype=np.int32).reshape(depth.shape[:2]),
+            semantic=None
+            if semantic is None
+            else np.asarray(semantic, dtype=np.int32).reshape(depth.shape[:2]),
         )
 
 
-def _quaternion(rotation: Sequence[float]) -> Any:
+def _quaternion(rotation: Point) -> Any:
     """[x, y, z, w] as the numpy-quaternion habitat-lab's simulators take."""
     import quaternion
 

@@ -22,6 +22,7 @@ from tango.perception.models import Placement, placement
 from tango.perception.observed_memory import ObservedObjects
 from tango.perception.oracle import OracleDetector, visible_objects
 from tango.perception.oracle_answerer import OracleAnswerer
+from tango.perception.oracle_image_goal import OracleImageMatcher
 from tango.perception.oracle_scene import OracleScene
 from tango.perception.owl import OwlDetector
 from tango.perception.pipeline import DetectionPipeline, Detector
@@ -63,7 +64,7 @@ class PerceptionBundle:
     filter: ClipFilter | None
     scorer: ValueScorer
     answerer: Answerer
-    matcher: ImageMatcher
+    matcher: ImageMatcher | OracleImageMatcher
     description: DescriptionScorer
     room: RoomClassifier
     scene: OracleScene | None = None
@@ -95,6 +96,7 @@ def describe_config(config: PerceptionConfig) -> dict[str, Any]:
             ("answerer", config.answerer.kind),
             ("description", config.description.kind),
             ("room", config.room.kind),
+            ("matcher", config.matcher.kind),
         )
         if kind.endswith("oracle")
     )
@@ -167,7 +169,7 @@ def build_answerer(
     raise ValueError(f"perception.answerer.kind must be oracle, blip2 or vlm, got {cfg.kind!r}")
 
 
-def build_matcher(config: PerceptionConfig) -> ImageMatcher:
+def build_matcher(config: PerceptionConfig) -> ImageMatcher | OracleImageMatcher:
     """The configured image-goal matcher."""
     cfg = config.matcher
     if cfg.kind == "sift":
@@ -179,7 +181,9 @@ def build_matcher(config: PerceptionConfig) -> ImageMatcher:
         return LightGlueMatcher(
             cfg.lightglue_weights, cfg.disk_weights, cfg.min_inliers, cfg.ransac_reprojection_px
         )
-    raise ValueError(f"perception.matcher.kind must be sift or lightglue, got {cfg.kind!r}")
+    if cfg.kind == "oracle":
+        return OracleImageMatcher(config.detector.min_pixels)
+    raise ValueError(f"perception.matcher.kind must be sift, lightglue or oracle, got {cfg.kind!r}")
 
 
 def build_description(

@@ -71,7 +71,8 @@ class AnswererConfig:
 
 @dataclass
 class MatcherConfig:
-    """Image-goal matcher: `sift` (OpenCV) or `lightglue` (kornia, local weights); a view matches at `min_inliers`."""
+    """Image-goal matcher: `sift` (OpenCV) or `lightglue` (kornia, local weights), where a view matches at
+    `min_inliers`; or `oracle` (the goal picture's instance from its semantic render)."""
 
     kind: str = "sift"
     ratio: float = 0.8

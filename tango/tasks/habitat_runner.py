@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,7 +52,7 @@ DATA_FILES = {
     "goat": "goat/{split}/{split}.json.gz",
     "openeqa": "openeqa/open-eqa-v0.json",
 }
-LOADERS = {
+LOADERS: dict[str, Callable[[Path], Sequence[Any]]] = {
     "objectnav": objectnav.load_episodes,
     "ovon": ovon.load_episodes,
     "goat": goat.load_episodes,
@@ -136,7 +137,11 @@ def unique_ids(specs: list[EpisodeSpec]) -> list[EpisodeSpec]:
         return specs
     return [
         EpisodeSpec(
-            f"{Path(s.scene_id).name}:{s.episode_id}", s.scene_id, s.instruction, s.payload, s.subtask_goal_types
+            f"{Path(s.scene_id).name}:{s.episode_id}",
+            s.scene_id,
+            s.instruction,
+            s.payload,
+            s.subtask_goal_types,
         )
         for s in specs
     ]
@@ -153,7 +158,9 @@ class HabitatTask:
         if task.name == "openeqa":
             missing = [e.question_id for e in episodes if e.start is None]
             if missing:
-                raise ValueError(f"{data}: questions without a start pose (episode_starts.json): {missing[:5]}")
+                raise ValueError(
+                    f"{data}: questions without a start pose (episode_starts.json): {missing[:5]}"
+                )
         return unique_ids([episode_spec(task.name, e) for e in episodes])
 
     def make_runner(self, cfg: dict[str, Any]) -> HabitatRunner:
@@ -189,7 +196,9 @@ class HabitatRunner:
         self.generator_config = dataclass_from_dict(GeneratorConfig, cfg["generator"], "generator.")
         self.generator = make_generator(self.generator_config)
         self.interpreter = Interpreter("habitat")
-        self.judge = build_judge(JudgeConfig.from_dict(self.task.judge)) if self.task.name == "openeqa" else None
+        self.judge = (
+            build_judge(JudgeConfig.from_dict(self.task.judge)) if self.task.name == "openeqa" else None
+        )
         self.session = SimSession(self.sim_config)
         self._scenes_dir = dataset_paths(self.task)[1]
         self._oracle_scenes: dict[Path, OracleScene | None] = {}
@@ -226,7 +235,13 @@ class HabitatRunner:
     # --- episodes ----------------------------------------------------------------------------------------------
 
     def _start(
-        self, scene_id: str, position: Any, rotation: Any, ctx: EpisodeContext, budget: Budget, stops: list[_Stop]
+        self,
+        scene_id: str,
+        position: Any,
+        rotation: Any,
+        ctx: EpisodeContext,
+        budget: Budget,
+        stops: list[_Stop],
     ) -> tuple[HabitatAgent, AgentContext]:
         scene_path = resolve_scene_path(scene_id, self._scenes_dir)
         first = self.session.start(scene_path, position, rotation)
@@ -250,7 +265,9 @@ class HabitatRunner:
             return None
         if scene_path not in self._oracle_scenes:
             annotations = annotation_path_for(scene_path)
-            scene = OracleScene.from_annotations(load_annotations(annotations)) if annotations.exists() else None
+            scene = (
+                OracleScene.from_annotations(load_annotations(annotations)) if annotations.exists() else None
+            )
             self._oracle_scenes[scene_path] = scene
         return self._oracle_scenes[scene_path]
 
@@ -335,7 +352,9 @@ class HabitatRunner:
             total_steps += budget.steps
         _final_frame(agent, [goal.position for subtask in episode.tasks for goal in subtask.goals], ctx)
         pooled = aggregate_subtasks(subtasks)["metrics"]
-        metrics = {key: pooled[key] for key in ("success", "spl", "soft_spl", "distance_to_goal") if key in pooled}
+        metrics = {
+            key: pooled[key] for key in ("success", "spl", "soft_spl", "distance_to_goal") if key in pooled
+        }
         result = _result(spec.instruction, records[0], runs, metrics, total_steps)
         result.program = "\n".join(
             f"# subtask {i} ({s.goal_type}): {subtask_instruction(s)}\n{r.program or ''}"
@@ -350,21 +369,31 @@ class HabitatRunner:
     def _goal_inputs(self, subtask: goat.GoatSubtask) -> dict[str, Any]:
         """`goal_image` / `goal_description` as GOAT gives them: a render from the stored pose, the lang_desc."""
         inputs: dict[str, Any] = {"goal_image": None, "goal_description": None}
-        goal = next((g for g in subtask.goals if str(g.object_id) == str(subtask.object_id)), subtask.goals[0])
+        goal = next(
+            (g for g in subtask.goals if str(g.object_id) == str(subtask.object_id)), subtask.goals[0]
+        )
         if subtask.goal_type == "description":
             inputs["goal_description"] = goal.lang_desc or ""
         elif subtask.goal_type == "image":
             params = goal.image_goals[subtask.image_idx or 0]
             floor = np.asarray(params.position, dtype=np.float64)
             floor[1] -= self.sim_config.camera_height
-            inputs["goal_image"] = GoalImage(self.session.render_at(floor, params.rotation), self.sim_config.hfov)
+            rgb, semantic = self.session.render_at(floor, params.rotation)
+            inputs["goal_image"] = GoalImage(rgb, self.sim_config.hfov, semantic)
         return inputs
 
-    def _run_question(self, question: openeqa.EQAQuestion, ctx: EpisodeContext, trace: Trace) -> EpisodeResult:
+    def _run_question(
+        self, question: openeqa.EQAQuestion, ctx: EpisodeContext, trace: Trace
+    ) -> EpisodeResult:
         assert question.start is not None
         budget = Budget(max_steps=self.task.max_steps)
         agent, agent_ctx = self._start(
-            question.start.scene_id, question.start.start_position, question.start.start_rotation, ctx, budget, []
+            question.start.scene_id,
+            question.start.start_position,
+            question.start.start_rotation,
+            ctx,
+            budget,
+            [],
         )
         record = self._program(question.question, trace)
         run = self._execute(record, agent_ctx, trace)

@@ -138,7 +138,8 @@ def test_pitch_changes_what_the_camera_sees(started: SimSession) -> None:
 def test_render_at_another_pose_does_not_move_the_agent(started: SimSession, episode: NavEpisode) -> None:
     here = started.position().copy()
     view = episode.goals[0].view_points[0].agent_state
-    image = started.render_at(view.position, view.rotation)
+    image, semantic = started.render_at(view.position, view.rotation)
+    assert semantic is not None and semantic.shape == image.shape[:2]
     assert image.shape == (started.config.height, started.config.width, 3) and image.dtype == np.uint8
     assert np.allclose(started.position(), here)
     assert not np.array_equal(image, started.step("turn_left").rgb)
@@ -158,9 +159,9 @@ def test_geodesic_distance_is_inf_without_goals_and_zero_at_a_goal(
 
 def test_render_at_does_not_depend_on_where_the_agent_looks(started: SimSession, episode: NavEpisode) -> None:
     view = episode.goals[0].view_points[0].agent_state
-    level = started.render_at(view.position, view.rotation)
+    level, _ = started.render_at(view.position, view.rotation)
     started.step("look_down")
     try:
-        assert np.array_equal(started.render_at(view.position, view.rotation), level)
+        assert np.array_equal(started.render_at(view.position, view.rotation)[0], level)
     finally:
         started.step("look_up")
