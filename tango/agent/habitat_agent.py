@@ -234,7 +234,8 @@ class HabitatAgent:
         if self.budget.steps % self.settings.keyframe_every == 0:
             point = detection_point(obs, _central_box(obs), None, self.navigator.config.map.max_depth)
             self._add_keyframe(Keyframe(obs.rgb, point))
-        scores = self.perception.scorer.score(obs, [self.prompt]) if self.prompt else None
+        uses_values = self.navigator.config.explore.frontier_policy == "value"
+        scores = self.perception.scorer.score(obs, [self.prompt]) if self.prompt and uses_values else None
         self.navigator.update(obs, scores)
         self.path.append(obs.agent_position.copy())
         if self.frames.enabled:

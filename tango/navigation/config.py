@@ -23,17 +23,27 @@ class NavigationConfig:
     pointnav_device: str = "cpu"
 
 
+FRONTIER_POLICIES = ("value", "random")
+
+
 @dataclass
 class ExploreConfig:
-    """Initial scan and frontier selection with hysteresis."""
+    """Initial scan and frontier selection with hysteresis; `frontier_policy` "value" follows the value map (VLFM),
+    "random" is the baseline that heads for a random frontier until it is reached or given up."""
 
     scan_turns: int = 12
+    frontier_policy: str = "value"
+    seed: int = 0
     frontier_switch_margin: float = 0.05
     frontier_switch_distance: float = 1.0
     frontier_reached_distance: float = 0.5
     frontier_patience: int = 20
     max_steps_per_frontier: int = 150
     frontier_progress: float = 0.1
+
+    def __post_init__(self) -> None:
+        if self.frontier_policy not in FRONTIER_POLICIES:
+            raise ValueError(f"agent.explore.frontier_policy must be one of {FRONTIER_POLICIES}")
 
 
 @dataclass

@@ -21,7 +21,8 @@ class FrontierSelector:
         self.reset()
 
     def reset(self) -> None:
-        """Forget the current target and the blacklist."""
+        """Forget the current target and the blacklist (the random policy's generator restarts from its seed)."""
+        self._rng = np.random.default_rng(self.config.seed)
         self.target: np.ndarray | None = None
         self._blacklist: list[np.ndarray] = []
         self._retried = False
@@ -76,7 +77,10 @@ class FrontierSelector:
             self.target = None
             return None
         distance = np.hypot(candidates[:, 0] - position[0], candidates[:, 2] - position[2])
-        if value_map is not None and value_map.confidence.any():
+        if self.config.frontier_policy == "random":
+            scores = self._rng.random(len(candidates))
+            margin = 1.0
+        elif value_map is not None and value_map.confidence.any():
             scores = value_map.values_near(candidates).max(axis=1)
             margin = self.config.frontier_switch_margin
         else:
