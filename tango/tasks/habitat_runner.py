@@ -316,6 +316,7 @@ class HabitatRunner:
             distance, start_distance, start_distance, walked, self.task.success_distance, bool(stops)
         )
         metrics["path_length"] = walked
+        metrics["called_stop"] = float(bool(stops))
         return metrics
 
     def _run_goat(

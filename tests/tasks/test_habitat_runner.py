@@ -175,7 +175,10 @@ def _check_navigation_metrics(metrics: dict[str, Any], success_distance: float) 
     assert 0.0 <= metrics["spl"] <= metrics["success"]
     assert 0.0 <= metrics["soft_spl"] <= 1.0
     assert metrics["distance_to_goal"] >= 0.0
-    assert metrics["success"] == float(metrics["distance_to_goal"] <= success_distance)
+    assert metrics["called_stop"] in (0.0, 1.0)
+    assert metrics["success"] == float(
+        bool(metrics["called_stop"]) and metrics["distance_to_goal"] <= success_distance
+    )
     assert metrics["path_length"] >= 0.0
 
 
