@@ -78,8 +78,9 @@ def full_masks(visible: list[VisibleObject], shape: tuple[int, int]) -> np.ndarr
 class OracleDetector:
     """ORACLE detector: visible annotated objects whose category matches a query label (score 1.0).
 
-    A label matches its exact category; with `label_similarity > 0` also categories whose MiniLM similarity
-    to the label reaches it (synonyms such as sofa/couch).
+    A label matches its exact category; with `label_similarity > 0` also the one annotated category nearest to
+    it by MiniLM similarity, when that similarity reaches the threshold (synonyms such as sofa/couch, tv monitor/tv,
+    while chair stays chair rather than also meaning armchair).
     """
 
     def __init__(
@@ -95,6 +96,8 @@ class OracleDetector:
         self.min_pixels = min_pixels
         self.label_similarity = label_similarity
         self.text = text
+        self._categories = sorted({normalise_label(o.category) for o in scene.objects.values()})
+        self._nearest: dict[str, str | None] = {}
 
     def matches(self, label: str, category: str) -> bool:
         """Whether query `label` names annotated `category`."""
@@ -102,8 +105,20 @@ class OracleDetector:
             return True
         if self.label_similarity <= 0 or self.text is None:
             return False
-        similarity = self.text.similarity([normalise_label(label)], [normalise_label(category)])[0, 0]
-        return bool(similarity >= self.label_similarity)
+        return self.nearest_category(label) == normalise_label(category)
+
+    def nearest_category(self, label: str) -> str | None:
+        """The annotated category most similar to `label`, if it reaches label_similarity (cached per label)."""
+        query = normalise_label(label)
+        if query not in self._nearest:
+            nearest = None
+            if self.text is not None and self._categories:
+                similarity = self.text.similarity([query], self._categories)[0]
+                best = int(np.argmax(similarity))
+                if similarity[best] >= self.label_similarity:
+                    nearest = self._categories[best]
+            self._nearest[query] = nearest
+        return self._nearest[query]
 
     def detect_visible(self, obs: Observation) -> Detections:
         """Every visible annotated object, labelled with its category."""

@@ -175,3 +175,13 @@ def test_oracle_answerer_state_only_counts_observed_items() -> None:
     table_only[10:30, 10:40] = 1
     assert answerer.answer(make_observation(table_only), "Is the table clear?") == "Yes, nothing is on it"
     assert answerer.answer(make_observation(table_only), "Where could I keep milk cold?") == "unknown"
+
+
+def test_oracle_synonym_is_the_nearest_category_only(scene: OracleScene, minilm: TextEmbedder) -> None:
+    detector = OracleDetector(scene, 100, label_similarity=0.6, text=minilm)
+    categories = {o.category for o in scene.objects.values()}
+    for category in categories:
+        assert detector.nearest_category(category) == category
+        others = [c for c in categories if c != category]
+        assert not any(detector.matches(category, other) for other in others)
+    assert detector.nearest_category("zebra crossing") is None
