@@ -7,11 +7,21 @@ import numpy as np
 
 from tango.agent.observation import Observation
 from tango.mapping.config import MapConfig
+from tango.mapping.contour_frontiers import detect_contour_frontiers
+from tango.mapping.fog_of_war import reveal_cone
 from tango.mapping.frontiers import detect_frontiers
 from tango.mapping.geometry import CameraRays, MapGrid, camera_yaw
 
 RAY_STEP_PX = 1.0
 THICKEN_KERNEL = np.ones((3, 3), np.uint8)
+REVEAL_DILATION = np.ones((3, 3), np.uint8)
+
+
+def vlfm_intrinsics(intrinsics: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """The intrinsics with VLFM's principal point, pixel (width // 2, height // 2) instead of the image centre."""
+    adjusted = np.array(intrinsics, dtype=np.float64)
+    adjusted[0, 2], adjusted[1, 2] = shape[1] // 2, shape[0] // 2
+    return adjusted
 
 
 class ObstacleMap:
@@ -20,6 +30,11 @@ class ObstacleMap:
     furniture do not close passages);
     explored = cells swept by field-of-view rays up to max depth, stopping one pixel short of an obstacle (the
     obstacles are thickened by one pixel so rays cannot slip through gaps between sparse far-away points).
+
+    With `explored_method="vlfm"` the layers follow VLFM's ObstacleMap instead: a square footprint kernel, the
+    principal point at pixel (w // 2, h // 2), the explored area grown by its fog-of-war reveal (fog_of_war.py)
+    dilated by 3x3, cut to navigable cells and, when it splits, reduced to the part holding the camera (holes
+    filled), and frontiers by its contour rule (contour_frontiers.py).
 
     Every update touches only the window that the frame can see, so its cost does not grow with the map size.
     """
@@ -37,7 +52,9 @@ class ObstacleMap:
         self.explored = np.zeros((size, size), dtype=bool)
         kernel = int(self.config.pixels_per_meter * self.config.agent_radius * 2)
         kernel += int(kernel % 2 == 0)
-        self._kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel, kernel))
+        self._vlfm = self.config.explored_method == "vlfm"
+        shape = cv2.MORPH_RECT if self._vlfm else cv2.MORPH_ELLIPSE
+        self._kernel = cv2.getStructuringElement(shape, (kernel, kernel))
         self.version = 0
         self._frontier_cache: tuple[int, np.ndarray] | None = None
 
@@ -49,7 +66,10 @@ class ObstacleMap:
     def update(self, obs: Observation) -> None:
         """Fuse one frame: obstacles from its depth, then the area its field of view reveals."""
         floor_y = float(obs.agent_position[1])
-        self.add_depth(obs.depth, obs.intrinsics(), obs.camera_pose, floor_y)
+        intrinsics = obs.intrinsics()
+        if self._vlfm:
+            intrinsics = vlfm_intrinsics(intrinsics, obs.depth.shape)
+        self.add_depth(obs.depth, intrinsics, obs.camera_pose, floor_y)
         self.reveal(obs.camera_pose, obs.hfov_deg)
 
     def add_depth(
@@ -100,10 +120,81 @@ class ObstacleMap:
         inner = (slice(top - src_top, bottom - src_top), slice(left - src_left, right - src_left))
         dilated = cv2.dilate(window, self._kernel, borderType=cv2.BORDER_CONSTANT, borderValue=(0,))
         self.navigable[top:bottom, left:right] = dilated[inner] == 0
+        if self._vlfm:
+            return
         thickened = cv2.dilate(window, THICKEN_KERNEL, borderType=cv2.BORDER_CONSTANT, borderValue=(0,))
         self._ray_blocking[top:bottom, left:right] = thickened[inner] > 0
 
     def reveal(self, camera_pose: np.ndarray, hfov_deg: float) -> None:
+        """Grow the explored area by what the frame sees, with the configured explored_method."""
+        if self._vlfm:
+            self._reveal_fog(camera_pose, hfov_deg)
+        else:
+            self._reveal_rays(camera_pose, hfov_deg)
+
+    def _grow_bounds(self, box: tuple[int, int, int, int]) -> None:
+        old = self.explored_bounds or box
+        self.explored_bounds = (
+            min(old[0], box[0]),
+            max(old[1], box[1]),
+            min(old[2], box[2]),
+            max(old[3], box[3]),
+        )
+
+    def _reveal_fog(self, camera_pose: np.ndarray, hfov_deg: float) -> None:
+        """VLFM's explored-area update: add the fog-of-war reveal (dilated 3x3), drop non-navigable cells, and
+        keep only the outer region that holds the camera (or is nearest to it) when the area has split."""
+        camera = self.grid.world_to_pixel(camera_pose[:3, 3][None])[0]
+        max_len = self.config.max_depth * self.config.pixels_per_meter
+        area = reveal_cone(
+            self.navigable, (int(camera[0]), int(camera[1])), camera_yaw(camera_pose), hfov_deg, max_len
+        )
+        if area is not None:
+            grown = cv2.dilate(area.mask, REVEAL_DILATION)
+            rows, cols = np.nonzero(grown)
+            if rows.size:
+                h, w = grown.shape
+                self.explored[area.row0 : area.row0 + h, area.col0 : area.col0 + w] |= grown.view(bool)
+                self._grow_bounds(
+                    (
+                        area.row0 + int(rows.min()),
+                        area.row0 + int(rows.max()) + 1,
+                        area.col0 + int(cols.min()),
+                        area.col0 + int(cols.max()) + 1,
+                    )
+                )
+                self.version += 1
+        if self.explored_bounds is None:
+            return
+        r0, r1, c0, c1 = self.explored_bounds
+        window = self.explored[r0:r1, c0:c1]
+        window &= self.navigable[r0:r1, c0:c1]
+        self._keep_camera_region(window, (int(camera[1]) - c0, int(camera[0]) - r0))
+
+    def _keep_camera_region(self, window: np.ndarray, camera_xy: tuple[int, int]) -> None:
+        """When the explored window holds several outer regions, keep (filled) the first that contains the camera,
+        else the one nearest to it, as VLFM does."""
+        regions, _ = cv2.findContours(window.view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if len(regions) <= 1:
+            return
+        point = (float(camera_xy[0]), float(camera_xy[1]))
+        best, nearest = 0, np.inf
+        for index, region in enumerate(regions):
+            gap = cv2.pointPolygonTest(region, point, True)
+            if gap >= 0:
+                best = index
+                break
+            if abs(gap) < nearest:
+                best, nearest = index, abs(gap)
+        kept = np.zeros(window.shape, np.uint8)
+        cv2.drawContours(kept, regions, best, (1,), -1)
+        window[...] = kept.view(bool)
+        x, y, w, h = cv2.boundingRect(regions[best])
+        r0, c0 = self.explored_bounds[0], self.explored_bounds[2]  # type: ignore[index]
+        self.explored_bounds = (r0 + y, r0 + y + h, c0 + x, c0 + x + w)
+        self.version += 1
+
+    def _reveal_rays(self, camera_pose: np.ndarray, hfov_deg: float) -> None:
         """Mark as explored the cells that rays across the horizontal field of view reach before an obstacle."""
         origin = self.grid.world_to_pixel(camera_pose[:3, 3][None])[0].astype(np.float64)
         max_len = self.config.max_depth * self.config.pixels_per_meter
@@ -123,14 +214,7 @@ class ObstacleMap:
         if seen.any():
             rows, cols = rows[seen], cols[seen]
             self.explored[rows, cols] = True
-            box = (int(rows.min()), int(rows.max()) + 1, int(cols.min()), int(cols.max()) + 1)
-            old = self.explored_bounds or box
-            self.explored_bounds = (
-                min(old[0], box[0]),
-                max(old[1], box[1]),
-                min(old[2], box[2]),
-                max(old[3], box[3]),
-            )
+            self._grow_bounds((int(rows.min()), int(rows.max()) + 1, int(cols.min()), int(cols.max()) + 1))
             self.version += 1
 
     def frontier_pixels(self) -> np.ndarray:
@@ -138,6 +222,12 @@ class ObstacleMap:
         if self._frontier_cache is None or self._frontier_cache[0] != self.version:
             cfg = self.config
             ppm2 = cfg.pixels_per_meter**2
+            if self._vlfm:
+                pixels = detect_contour_frontiers(
+                    self.navigable, self.explored, cfg.min_unexplored_area * ppm2, self.explored_bounds
+                )
+                self._frontier_cache = (self.version, pixels)
+                return pixels
             pixels = detect_frontiers(
                 self.navigable,
                 self.explored,
