@@ -15,7 +15,7 @@ from tango.programs.parser import parse
 from tango.programs.prompt import toolbox_for_task
 
 QUESTION_TASKS = frozenset({"openeqa"})
-EQA_EXPLORE_STEPS = 40
+EQA_EXPLORE_STEPS = 400
 
 _THEN = re.compile(r"\s*(?:,\s*)?(?:and\s+)?then\s+", re.IGNORECASE)
 _DESCRIPTION = re.compile(r"described in goal_description", re.IGNORECASE)
