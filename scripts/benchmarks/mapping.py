@@ -4,13 +4,17 @@ Frames come from one exploration episode on a procedural apartment (256x256 dept
 1000 px maps at 20 px/m, one thread; times are the thread's CPU time (`"timer": "thread_cpu"`), so that other
 processes on a shared machine do not inflate them (`--timer wall` on an idle machine). Prints one JSON line with
 - `map_update_ms`: median per frame of obstacle + explored + value map updates (`obstacle_ms`, `value_ms` apart),
-  `frontier_ms` the frontier detection that exploration adds when it asks for frontiers;
+  `frontier_ms` the frontier detection that exploration adds when it asks for frontiers, all with the default
+  `map.explored_method`; `explored_methods` gives `obstacle_ms` and `frontier_ms` for each method;
 - `memory_update_ms`, `memory_bytes` (feature memory, 256-d embeddings, after the episode), `dense_memory_bytes`
   (a 1000x1000x256 float32 per-cell map), `memory_ratio`, and `recall_ms` (median of 20 queries).
 With `--vlfm` (a checkout of bdaiinstitute/vlfm; its frontier code needs naokiyokoyama/frontier_exploration),
 VLFM's ValueMap (default weighted fusion) and ObstacleMap (with frontiers) run on the same frames, and a `vlfm`
-entry reports their medians, our speed-ups, the max abs differences of the value and confidence maps, obstacle
-cell agreement, and frontier counts and matches. `--dense` also times a dense per-cell memory update.
+entry reports their medians, our speed-ups, the max abs differences of the value and confidence maps, and per
+explored method (`methods`): obstacle and explored cell agreement, frontier counts, the largest distance in pixels
+from a frontier to its nearest counterpart on the other side (both ways), how many checkpoints had the same
+frontiers (same count, each within 1 px), and the obstacle-with-frontiers speed-up. `--dense` also times a dense
+per-cell memory update.
 """
 
 from __future__ import annotations
@@ -44,6 +48,9 @@ HFOV = 79.0
 CAMERA_HEIGHT = 0.88
 EMBEDDING_DIM = 256
 FRONTIER_MATCH_M = 0.5
+SAME_FRONTIER_PX = 1.0
+EXPLORED_METHODS = ("raycast", "vlfm")
+DEFAULT_METHOD = MapConfig().explored_method
 TIMERS: dict[str, Callable[[], float]] = {"thread_cpu": time.thread_time, "wall": time.perf_counter}
 """--timer choices; thread CPU time by default: on a shared machine wall-clock medians mostly measure preemption."""
 COMPARE_EVERY = 25
@@ -87,29 +94,33 @@ def run_tango(
     clock: Callable[[], float],
     vlfm: VlfmSide | None = None,
 ) -> dict[str, Any]:
-    """Time our maps and memory on the frames (VLFM's maps, when given, step on each frame outside the timing)."""
+    """Time our maps and memory on the frames, the obstacle map once per explored method (VLFM's maps, when
+    given, step on each frame outside the timing and are compared with ours at checkpoints)."""
     config = MapConfig()
-    omap, vmap = ObstacleMap(config), ValueMap(1, config)
-    memory = FeatureMemory(omap.grid, EMBEDDING_DIM)
-    t_obstacle, t_value, t_frontier, t_memory = [], [], [], []
+    omaps = {method: ObstacleMap(MapConfig(explored_method=method)) for method in EXPLORED_METHODS}
+    vmap = ValueMap(1, config)
+    memory = FeatureMemory(omaps[DEFAULT_METHOD].grid, EMBEDDING_DIM)
+    t_obstacle: dict[str, list[float]] = {method: [] for method in EXPLORED_METHODS}
+    t_frontier: dict[str, list[float]] = {method: [] for method in EXPLORED_METHODS}
+    t_value, t_memory = [], []
     for index, (obs, score, embedding) in enumerate(zip(frames, scores, embeddings, strict=True)):
+        for method, omap in omaps.items():
+            t0 = clock()
+            omap.update(obs)
+            t1 = clock()
+            omap.frontier_pixels()
+            t_obstacle[method].append(t1 - t0)
+            t_frontier[method].append(clock() - t1)
         t0 = clock()
-        omap.update(obs)
-        t1 = clock()
         patch = vmap.update(obs, score)
-        t2 = clock()
-        omap.frontier_pixels()
-        t3 = clock()
+        t1 = clock()
         memory.add(embedding, patch)
-        t4 = clock()
-        t_obstacle.append(t1 - t0)
-        t_value.append(t2 - t1)
-        t_frontier.append(t3 - t2)
-        t_memory.append(t4 - t3)
+        t_memory.append(clock() - t1)
+        t_value.append(t1 - t0)
         if vlfm is not None:
             vlfm.step(obs, score)
             if index % COMPARE_EVERY == COMPARE_EVERY - 1 or index == len(frames) - 1:
-                vlfm.compare(omap, vmap)
+                vlfm.compare(omaps, vmap)
     queries = np.random.default_rng(1).normal(size=(20, EMBEDDING_DIM)).astype(np.float32)
     t_recall = []
     for query in queries:
@@ -117,11 +128,23 @@ def run_tango(
         memory.recall(query)
         t_recall.append(clock() - t0)
     dense_bytes = config.size_px * config.size_px * EMBEDDING_DIM * 4
+    default_obstacle = t_obstacle[DEFAULT_METHOD]
     return {
-        "map_update_ms": median_ms([a + b for a, b in zip(t_obstacle, t_value, strict=True)]),
-        "obstacle_ms": median_ms(t_obstacle),
+        "map_update_ms": median_ms([a + b for a, b in zip(default_obstacle, t_value, strict=True)]),
+        "explored_method": DEFAULT_METHOD,
+        "obstacle_ms": median_ms(default_obstacle),
         "value_ms": median_ms(t_value),
-        "frontier_ms": median_ms(t_frontier),
+        "frontier_ms": median_ms(t_frontier[DEFAULT_METHOD]),
+        "explored_methods": {
+            method: {
+                "obstacle_ms": median_ms(t_obstacle[method]),
+                "frontier_ms": median_ms(t_frontier[method]),
+                "obstacle_with_frontiers_ms": median_ms(
+                    [a + b for a, b in zip(t_obstacle[method], t_frontier[method], strict=True)]
+                ),
+            }
+            for method in EXPLORED_METHODS
+        },
         "memory_update_ms": median_ms(t_memory),
         "memory_bytes": memory.nbytes,
         "dense_memory_bytes": dense_bytes,
@@ -168,6 +191,56 @@ def import_vlfm(vlfm_path: Path, frontier_path: Path) -> tuple[Any, Any]:
     return VlfmValueMap, VlfmObstacleMap
 
 
+class MethodComparison:
+    """Our obstacle map with one explored method against VLFM's, accumulated over the checkpoints."""
+
+    def __init__(self, pixels_per_meter: int) -> None:
+        self.pixels_per_meter = pixels_per_meter
+        self.obstacle_agreement: list[float] = []
+        self.explored_agreement: list[float] = []
+        self.frontiers_vlfm = self.frontiers_tango = self.frontiers_near = 0
+        self.checkpoints = self.same_frontiers = 0
+        self.max_matched_px: float | None = 0.0
+
+    def add(
+        self, omap: ObstacleMap, obstacles: np.ndarray, explored: np.ndarray, frontiers: np.ndarray
+    ) -> None:
+        """Compare at one checkpoint: VLFM's obstacle and explored layers and its frontier (row, col) pixels."""
+        either = omap.obstacles | obstacles
+        self.obstacle_agreement.append(float((omap.obstacles == obstacles)[either].mean()))
+        either = omap.explored | explored
+        if either.any():
+            self.explored_agreement.append(float((omap.explored == explored)[either].mean()))
+        ours = omap.frontier_pixels()
+        self.checkpoints += 1
+        self.frontiers_vlfm += len(frontiers)
+        self.frontiers_tango += len(ours)
+        if len(ours) == 0 and len(frontiers) == 0:
+            self.same_frontiers += 1
+            return
+        if len(ours) == 0 or len(frontiers) == 0:
+            self.max_matched_px = None
+            return
+        d = np.hypot(*(ours[:, None, :] - frontiers[None, :, :]).transpose(2, 0, 1))
+        self.frontiers_near += int((d.min(axis=1) <= FRONTIER_MATCH_M * self.pixels_per_meter).sum())
+        worst = float(max(d.min(axis=1).max(), d.min(axis=0).max()))
+        if self.max_matched_px is not None:
+            self.max_matched_px = max(self.max_matched_px, worst)
+        self.same_frontiers += int(len(ours) == len(frontiers) and worst <= SAME_FRONTIER_PX)
+
+    def report(self) -> dict[str, Any]:
+        return {
+            "obstacle_cell_agreement": round(float(np.mean(self.obstacle_agreement)), 4),
+            "explored_cell_agreement": round(float(np.mean(self.explored_agreement)), 4),
+            "frontiers_vlfm": self.frontiers_vlfm,
+            "frontiers_tango": self.frontiers_tango,
+            "frontiers_tango_within_0.5m_of_vlfm": self.frontiers_near,
+            "frontier_max_matched_px": None if self.max_matched_px is None else round(self.max_matched_px, 3),
+            "checkpoints": self.checkpoints,
+            "checkpoints_with_same_frontiers": self.same_frontiers,
+        }
+
+
 class VlfmSide:
     """VLFM's ValueMap (default weighted fusion) and ObstacleMap (with frontiers) fed the same frames, depth
     normalised over 0.5-5 m as habitat gives it; compares its maps with ours at checkpoints."""
@@ -191,9 +264,7 @@ class VlfmSide:
         self.t_value: list[float] = []
         self.t_obstacle: list[float] = []
         self.value_diff = self.confidence_diff = 0.0
-        self.obstacle_agreement: list[float] = []
-        self.explored_agreement: list[float] = []
-        self.frontiers_vlfm = self.frontiers_tango = self.frontiers_matched = 0
+        self.methods = {method: MethodComparison(config.pixels_per_meter) for method in EXPLORED_METHODS}
 
     def step(self, obs: Observation, score: np.ndarray) -> None:
         cfg = self.config
@@ -210,9 +281,9 @@ class VlfmSide:
         self.t_value.append(t1 - t0)
         self.t_obstacle.append(t2 - t1)
 
-    def compare(self, omap: ObstacleMap, vmap: ValueMap) -> None:
-        """Accumulate differences between VLFM's maps and ours (value/confidence max abs diff, cell agreement
-        where either map marks a cell, frontier midpoints of ours within 0.5 m of one of VLFM's)."""
+    def compare(self, omaps: dict[str, ObstacleMap], vmap: ValueMap) -> None:
+        """Accumulate differences between VLFM's maps and ours: value/confidence max abs diff, and per explored
+        method cell agreement where either map marks a cell and the frontier comparison."""
         self.value_diff = max(
             self.value_diff, float(np.abs(vmap.values[..., 0] - self.vmap._value_map[..., 0]).max())
         )
@@ -220,40 +291,29 @@ class VlfmSide:
             self.confidence_diff, float(np.abs(vmap.confidence - self.vmap._map).max())
         )
         theirs_obstacles, theirs_explored = self.omap._map.astype(bool), self.omap.explored_area.astype(bool)
-        either = omap.obstacles | theirs_obstacles
-        self.obstacle_agreement.append(float((omap.obstacles == theirs_obstacles)[either].mean()))
-        either = omap.explored | theirs_explored
-        if either.any():
-            self.explored_agreement.append(float((omap.explored == theirs_explored)[either].mean()))
         theirs = np.asarray(self.omap._frontiers_px, dtype=float).reshape(-1, 2)[
             :, ::-1
         ]  # (x, y) -> (row, col)
-        ours = omap.frontier_pixels()
-        self.frontiers_vlfm += len(theirs)
-        self.frontiers_tango += len(ours)
-        if len(theirs) and len(ours):
-            d = np.hypot(*(ours[:, None, :] - theirs[None, :, :]).transpose(2, 0, 1))
-            self.frontiers_matched += int(
-                (d.min(axis=1) <= FRONTIER_MATCH_M * self.config.pixels_per_meter).sum()
-            )
+        for method, omap in omaps.items():
+            self.methods[method].add(omap, theirs_obstacles, theirs_explored, theirs)
 
     def report(self, ours: dict[str, Any]) -> dict[str, Any]:
         value_ms, obstacle_ms = median_ms(self.t_value), median_ms(self.t_obstacle)
+        methods = {}
+        for method, comparison in self.methods.items():
+            ours_ms = ours["explored_methods"][method]["obstacle_with_frontiers_ms"]
+            methods[method] = {
+                "obstacle_with_frontiers_speedup": round(obstacle_ms / ours_ms, 1),
+                **comparison.report(),
+            }
         return {
             "value_ms": value_ms,
             "obstacle_with_frontiers_ms": obstacle_ms,
             "value_speedup": round(value_ms / ours["value_ms"], 1),
-            "obstacle_with_frontiers_speedup": round(
-                obstacle_ms / (ours["obstacle_ms"] + ours["frontier_ms"]), 1
-            ),
             "value_max_abs_diff": self.value_diff,
             "confidence_max_abs_diff": self.confidence_diff,
             "compared_every_frames": COMPARE_EVERY,
-            "obstacle_cell_agreement": round(float(np.mean(self.obstacle_agreement)), 4),
-            "explored_cell_agreement": round(float(np.mean(self.explored_agreement)), 4),
-            "frontiers_vlfm": self.frontiers_vlfm,
-            "frontiers_tango": self.frontiers_tango,
-            "frontiers_tango_within_0.5m_of_vlfm": self.frontiers_matched,
+            "methods": methods,
         }
 
 

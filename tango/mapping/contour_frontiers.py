@@ -50,9 +50,8 @@ def _split_runs(chain: np.ndarray, open_cells: np.ndarray) -> list[np.ndarray]:
     if bad[0] > 2 or wraps:
         runs.append(chain[: bad[0]])
     ends = np.append(bad[1:], n)
-    for start, end in zip(bad, ends, strict=True):
-        if end - start > 2:
-            runs.append(chain[start + 1 : end])
+    long_enough = np.flatnonzero(ends - bad > 2)
+    runs.extend(chain[bad[i] + 1 : ends[i]] for i in long_enough.tolist())
     if wraps and len(runs) > 1:
         last = runs.pop()
         runs[0] = np.concatenate((last, runs[0]))

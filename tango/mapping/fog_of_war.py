@@ -42,6 +42,30 @@ def _extreme_corners(contour: np.ndarray, camera_xy: np.ndarray, rotation_deg: f
     return contour.reshape(-1, 2)[[int(np.argmin(bearings)), int(np.argmax(bearings))]]
 
 
+def _cut_by_shadows(
+    visible: np.ndarray,
+    origin: tuple[int, int],
+    starts: np.ndarray,
+    ends: np.ndarray,
+    map_shape: tuple[int, ...],
+) -> np.ndarray:
+    """Draw the shadow lines (map (x, y) starts and ends) across `visible`, whose cell (0, 0) is map cell
+    `origin` (row, col). The lines are drawn whole on a canvas that holds them (clipped only by the map edge,
+    as on the full map), because OpenCV rasterises a line clipped by the image edge slightly differently."""
+    r0, c0 = origin
+    margin = 2 * SHADOW_THICKNESS
+    xs, ys = np.concatenate((starts[:, 0], ends[:, 0])), np.concatenate((starts[:, 1], ends[:, 1]))
+    top, left = max(0, min(r0, int(ys.min()) - margin)), max(0, min(c0, int(xs.min()) - margin))
+    bottom = min(map_shape[0], max(r0 + visible.shape[0], int(ys.max()) + margin + 1))
+    right = min(map_shape[1], max(c0 + visible.shape[1], int(xs.max()) + margin + 1))
+    canvas = np.zeros((bottom - top, right - left), np.uint8)
+    inner = (slice(r0 - top, r0 - top + visible.shape[0]), slice(c0 - left, c0 - left + visible.shape[1]))
+    canvas[inner] = visible
+    shadows = np.stack((starts, ends), axis=1).astype(np.int32) - np.array([left, top], np.int32)
+    cv2.polylines(canvas, list(shadows), False, (0,), SHADOW_THICKNESS)
+    return np.ascontiguousarray(canvas[inner])
+
+
 def reveal_cone(
     navigable: np.ndarray, camera_px: tuple[int, int], yaw: float, hfov_deg: float, max_len_px: float
 ) -> RevealedArea | None:
@@ -52,7 +76,7 @@ def reveal_cone(
     """
     size_r, size_c = navigable.shape
     row, col = camera_px
-    radius = int(max_len_px * (1 + SHADOW_LENGTH)) + 2 * SHADOW_THICKNESS
+    radius = int(max_len_px) + 2 * SHADOW_THICKNESS
     r0, r1 = max(0, row - radius), min(size_r, row + radius + 1)
     c0, c1 = max(0, col - radius), min(size_c, col + radius + 1)
     nav = navigable[r0:r1, c0:c1].view(np.uint8)
@@ -87,9 +111,7 @@ def reveal_cone(
     ends = np.stack(
         (starts[:, 0] + reach * np.cos(bearings), starts[:, 1] + reach * np.sin(bearings)), axis=1
     ).astype(np.int32)
-    shadows = np.stack((starts, ends), axis=1).astype(np.int32) - np.array([c0, r0], np.int32)
-    visible = cv2.bitwise_and(cone, nav)
-    cv2.polylines(visible, list(shadows), False, (0,), SHADOW_THICKNESS)
+    visible = _cut_by_shadows(cv2.bitwise_and(cone, nav), (r0, c0), starts, ends, navigable.shape)
     regions, _ = cv2.findContours(visible, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)
     if not regions:
         return None

@@ -151,18 +151,11 @@ class ObstacleMap:
         )
         if area is not None:
             grown = cv2.dilate(area.mask, REVEAL_DILATION)
-            rows, cols = np.nonzero(grown)
-            if rows.size:
-                h, w = grown.shape
-                self.explored[area.row0 : area.row0 + h, area.col0 : area.col0 + w] |= grown.view(bool)
-                self._grow_bounds(
-                    (
-                        area.row0 + int(rows.min()),
-                        area.row0 + int(rows.max()) + 1,
-                        area.col0 + int(cols.min()),
-                        area.col0 + int(cols.max()) + 1,
-                    )
-                )
+            x, y, w, h = cv2.boundingRect(grown)
+            if w > 0:
+                r0, c0 = area.row0 + y, area.col0 + x
+                self.explored[r0 : r0 + h, c0 : c0 + w] |= grown[y : y + h, x : x + w].view(bool)
+                self._grow_bounds((r0, r0 + h, c0, c0 + w))
                 self.version += 1
         if self.explored_bounds is None:
             return
