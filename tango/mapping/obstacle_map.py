@@ -213,23 +213,23 @@ class ObstacleMap:
     def frontier_pixels(self) -> np.ndarray:
         """(N, 2) float (row, col) midpoints of the frontiers (cached until the map changes)."""
         if self._frontier_cache is None or self._frontier_cache[0] != self.version:
-            cfg = self.config
-            ppm2 = cfg.pixels_per_meter**2
-            if self._vlfm:
-                pixels = detect_contour_frontiers(
-                    self.navigable, self.explored, cfg.min_unexplored_area * ppm2, self.explored_bounds
-                )
-                self._frontier_cache = (self.version, pixels)
-                return pixels
-            pixels = detect_frontiers(
-                self.navigable,
-                self.explored,
-                min_frontier_px=round(cfg.min_frontier_size * cfg.pixels_per_meter),
-                min_unexplored_px=round(cfg.min_unexplored_area * ppm2),
-                bounds=self.explored_bounds,
-            )
-            self._frontier_cache = (self.version, pixels)
+            self._frontier_cache = (self.version, self._detect_frontiers())
         return self._frontier_cache[1]
+
+    def _detect_frontiers(self) -> np.ndarray:
+        cfg = self.config
+        ppm2 = cfg.pixels_per_meter**2
+        if self._vlfm:
+            return detect_contour_frontiers(
+                self.navigable, self.explored, cfg.min_unexplored_area * ppm2, self.explored_bounds
+            )
+        return detect_frontiers(
+            self.navigable,
+            self.explored,
+            min_frontier_px=round(cfg.min_frontier_size * cfg.pixels_per_meter),
+            min_unexplored_px=round(cfg.min_unexplored_area * ppm2),
+            bounds=self.explored_bounds,
+        )
 
     def frontiers(self, y: float = 0.0) -> np.ndarray:
         """(N, 3) world points of the frontier midpoints at height y."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tango.mapping.config import MapConfig
 from tango.mapping.obstacle_map import ObstacleMap
@@ -68,3 +69,42 @@ def test_collision_marking_updates_navigability_and_version() -> None:
     assert omap.obstacles[100, 110] and not omap.navigable[100, 112] and omap.navigable[100, 114]
     assert omap.version > before
     assert not omap.is_navigable(np.array([0.5, 0.0, 0.0]))
+
+
+def vlfm_config() -> MapConfig:
+    return MapConfig(size_px=200, pixels_per_meter=20, max_depth=5.0, explored_method="vlfm")
+
+
+def test_unknown_explored_method_is_rejected_with_the_field_name() -> None:
+    with pytest.raises(ValueError, match="map.explored_method"):
+        MapConfig(explored_method="sweep")
+
+
+def test_vlfm_method_uses_a_square_footprint_and_raycast_a_round_one() -> None:
+    square, round_ = ObstacleMap(vlfm_config()), ObstacleMap(small_config())
+    for omap in (square, round_):
+        omap.mark_obstacles(np.array([[0.5, 0.5, 0.0]]))  # cell (100, 110)
+    assert not square.navigable[97, 107] and not square.navigable[103, 113]  # 7x7 square corners
+    assert round_.navigable[97, 107] and round_.navigable[103, 113]
+    assert not round_.navigable[97, 110] and round_.navigable[96, 110]
+
+
+def test_vlfm_explored_area_stops_at_the_wall_footprint() -> None:
+    omap = ObstacleMap(vlfm_config())
+    omap.update(flat_wall_observation(3.0, size=256, hfov=90.0))
+    # wall row 160, square footprint rows 157-163 are not navigable, so not explored
+    assert omap.explored[130, 100] and omap.explored[156, 100]
+    assert not omap.explored[157, 100] and not omap.explored[165, 100]
+    assert not omap.explored[130, 135]  # 49 deg off-axis
+    assert not (omap.explored & ~omap.navigable).any()
+    frontiers = omap.frontier_pixels()
+    assert len(frontiers) >= 1 and omap.navigable[tuple(np.rint(frontiers).astype(int).T)].all()
+
+
+def test_vlfm_explored_area_keeps_only_the_region_around_the_camera() -> None:
+    omap = ObstacleMap(vlfm_config())
+    omap.update(flat_wall_observation(1.0, size=128, hfov=90.0))
+    assert omap.explored[110, 100]
+    omap.update(flat_wall_observation(1.0, size=128, hfov=90.0, x=-4.0))  # 80 px toward -cols, cones apart
+    assert omap.explored[110, 20] and not omap.explored[110, 100]
+    assert omap.explored_bounds is not None and omap.explored_bounds[3] <= 60
