@@ -84,7 +84,7 @@ def detect_contour_frontiers(
     r0, r1 = max(0, bounds[0] - pad), min(size_r, bounds[1] + pad)
     c0, c1 = max(0, bounds[2] - pad), min(size_c, bounds[3] + pad)
     nav = navigable[r0:r1, c0:c1].view(np.uint8)
-    seen = cv2.dilate(explored[r0:r1, c0:c1].view(np.uint8), EXPLORED_DILATION) & nav
+    seen = np.bitwise_and(cv2.dilate(explored[r0:r1, c0:c1].view(np.uint8), EXPLORED_DILATION), nav)
     unexplored = nav & (1 - seen)
     if min_unexplored_px > 0:
         pockets = _fill_small_pockets(unexplored, min_unexplored_px)
