@@ -119,7 +119,7 @@ def run_tango(
         t_value.append(t1 - t0)
         if vlfm is not None:
             vlfm.step(obs, score)
-            if index % COMPARE_EVERY == COMPARE_EVERY - 1 or index == len(frames) - 1:
+            if index % vlfm.compare_every == vlfm.compare_every - 1 or index == len(frames) - 1:
                 vlfm.compare(omaps, vmap)
     queries = np.random.default_rng(1).normal(size=(20, EMBEDDING_DIM)).astype(np.float32)
     t_recall = []
@@ -246,12 +246,18 @@ class VlfmSide:
     normalised over 0.5-5 m as habitat gives it; compares its maps with ours at checkpoints."""
 
     def __init__(
-        self, vlfm_path: Path, frontier_path: Path, floor_y: float, clock: Callable[[], float]
+        self,
+        vlfm_path: Path,
+        frontier_path: Path,
+        floor_y: float,
+        clock: Callable[[], float],
+        compare_every: int = COMPARE_EVERY,
     ) -> None:
         value_cls, obstacle_cls = import_vlfm(vlfm_path, frontier_path)
         self.config = config = MapConfig()
         self.floor_y = floor_y
         self.clock = clock
+        self.compare_every = compare_every
         self.vmap = value_cls(value_channels=1, size=config.size_px, use_max_confidence=False)
         self.omap = obstacle_cls(
             config.min_obstacle_height,
@@ -312,7 +318,7 @@ class VlfmSide:
             "value_speedup": round(value_ms / ours["value_ms"], 1),
             "value_max_abs_diff": self.value_diff,
             "confidence_max_abs_diff": self.confidence_diff,
-            "compared_every_frames": COMPARE_EVERY,
+            "compared_every_frames": self.compare_every,
             "methods": methods,
         }
 
@@ -328,6 +334,9 @@ def main(argv: list[str]) -> int:
         help="checkout of naokiyokoyama/frontier_exploration (default: beside --vlfm as fe_checkout)",
     )
     parser.add_argument("--timer", choices=sorted(TIMERS), default="thread_cpu")
+    parser.add_argument(
+        "--compare-every", type=int, default=COMPARE_EVERY, help="frames between comparisons with VLFM"
+    )
     parser.add_argument("--dense", action="store_true", help="also time a dense 1000x1000x256 memory update")
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -340,7 +349,7 @@ def main(argv: list[str]) -> int:
     vlfm = None
     if args.vlfm is not None:
         frontier_path = args.frontier_exploration or args.vlfm.parent / "fe_checkout"
-        vlfm = VlfmSide(args.vlfm, frontier_path, floor_y, clock)
+        vlfm = VlfmSide(args.vlfm, frontier_path, floor_y, clock, args.compare_every)
     ours = run_tango(frames, scores, embeddings, clock, vlfm)
     result: dict[str, Any] = {
         "benchmark": "mapping",

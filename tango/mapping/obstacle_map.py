@@ -162,15 +162,18 @@ class ObstacleMap:
         r0, r1, c0, c1 = self.explored_bounds
         window = self.explored[r0:r1, c0:c1]
         window &= self.navigable[r0:r1, c0:c1]
-        self._keep_camera_region(window, (int(camera[1]) - c0, int(camera[0]) - r0))
+        self._keep_camera_region(window, (r0, c0), (int(camera[0]), int(camera[1])))
 
-    def _keep_camera_region(self, window: np.ndarray, camera_xy: tuple[int, int]) -> None:
-        """When the explored window holds several outer regions, keep (filled) the first that contains the camera,
-        else the one nearest to it, as VLFM does."""
+    def _keep_camera_region(
+        self, window: np.ndarray, origin: tuple[int, int], camera: tuple[int, int]
+    ) -> None:
+        """When the explored window (whose cell (0, 0) is map cell `origin`) holds several outer regions, keep
+        (filled) the first that contains the camera cell, else the one nearest to it, as VLFM does."""
         regions, _ = cv2.findContours(window.view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         if len(regions) <= 1:
             return
-        point = (float(camera_xy[0]), float(camera_xy[1]))
+        r0, c0 = origin
+        point = (float(camera[1] - c0), float(camera[0] - r0))
         best, nearest = 0, np.inf
         for index, region in enumerate(regions):
             gap = cv2.pointPolygonTest(region, point, True)
@@ -183,7 +186,6 @@ class ObstacleMap:
         cv2.drawContours(kept, regions, best, (1,), -1)
         window[...] = kept.view(bool)
         x, y, w, h = cv2.boundingRect(regions[best])
-        r0, c0 = self.explored_bounds[0], self.explored_bounds[2]  # type: ignore[index]
         self.explored_bounds = (r0 + y, r0 + y + h, c0 + x, c0 + x + w)
         self.version += 1
 
