@@ -14,6 +14,8 @@ class MapConfig:
     Heights are measured from the floor under the agent (the agent position's y). `explored_method` picks how
     the explored area and frontiers are computed: "raycast" (field-of-view rays, round agent footprint) or
     "vlfm" (VLFM's fog of war and contour frontiers, with its square footprint and projection; see ObstacleMap).
+    `min_frontier_size` applies to "raycast" only: "vlfm" keeps VLFM's rule (runs of at least two contour cells);
+    `min_unexplored_area` applies to both.
     """
 
     size_px: int = 1000
