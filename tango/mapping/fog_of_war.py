@@ -72,10 +72,13 @@ def reveal_cone(
     """Cells of the navigable map that the camera at map cell (row, col), heading `yaw` (0 toward +rows,
     positive toward -cols), reveals under VLFM's fog-of-war rule; None when nothing is revealed.
 
-    Works in a window that holds the sector and every shadow line, so the result equals the full-map rule.
+    Works in a window around the sector (shadow lines drawn whole), so the result equals the full-map rule. A
+    camera outside the map reveals nothing.
     """
     size_r, size_c = navigable.shape
     row, col = camera_px
+    if not (0 <= row < size_r and 0 <= col < size_c):
+        return None
     radius = int(max_len_px) + 2 * SHADOW_THICKNESS
     r0, r1 = max(0, row - radius), min(size_r, row + radius + 1)
     c0, c1 = max(0, col - radius), min(size_c, col + radius + 1)

@@ -49,3 +49,9 @@ def test_turning_left_reveals_toward_minus_columns() -> None:
     navigable[:, 70] = False  # a wall 30 px toward -cols
     seen = revealed(navigable, yaw=np.pi / 2)
     assert seen[100, 80] and not seen[100, 120] and not seen[100, 65]
+
+
+def test_camera_outside_the_map_reveals_nothing() -> None:
+    navigable = np.ones((200, 200), bool)
+    navigable[130] = False
+    assert reveal_cone(navigable, (250, 100), 0.0, 90.0, 50.0) is None
