@@ -37,7 +37,10 @@ _worker: EpisodeWorker | None = None
 def _init_worker(job: EpisodeJob) -> None:
     """Pool initializer: build this process's runner once (a process global is what a pool worker has)."""
     global _worker
+    # The pool is the parallelism: one thread each for BLAS/torch and for Mesa llvmpipe's rasteriser, which
+    # otherwise starts a thread per core in every worker and oversubscribes the machine.
     os.environ.setdefault("OMP_NUM_THREADS", "1")
+    os.environ.setdefault("LP_NUM_THREADS", "1")
     signal.signal(signal.SIGTERM, _on_terminate)
     threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
     _worker = EpisodeWorker(job)
