@@ -48,7 +48,9 @@ class _Placeholder(types.ModuleType):
 class _PlaceholderFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Resolves `import habitat_sim.physics` and the like to placeholders under the registered roots."""
 
-    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
+    def find_spec(
+        self, fullname: str, path: Any = None, target: Any = None
+    ) -> importlib.machinery.ModuleSpec | None:
         if fullname.split(".")[0] not in PLACEHOLDER_MODULES:
             return None
         return importlib.machinery.ModuleSpec(fullname, self, is_package=True)

@@ -23,7 +23,9 @@ def main(argv: list[str]) -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         wall, cpu = time.perf_counter(), time.process_time()
-        stamp = generate_dataset(Path(tmp) / "synthetic", DatasetConfig(num_scenes=args.scenes, seed=args.seed))
+        stamp = generate_dataset(
+            Path(tmp) / "synthetic", DatasetConfig(num_scenes=args.scenes, seed=args.seed)
+        )
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     record = {
         "scenes": args.scenes,

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-
 import logging
 from dataclasses import dataclass
 from typing import Any, cast

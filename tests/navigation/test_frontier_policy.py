@@ -44,8 +44,12 @@ def test_random_policy_ignores_values_and_keeps_its_target() -> None:
 
 
 def test_random_policy_is_deterministic_per_seed() -> None:
-    first = FrontierSelector(ExploreConfig(frontier_policy="random", seed=5)).choose(FRONTIERS, np.zeros(3), None)
-    second = FrontierSelector(ExploreConfig(frontier_policy="random", seed=5)).choose(FRONTIERS, np.zeros(3), None)
+    first = FrontierSelector(ExploreConfig(frontier_policy="random", seed=5)).choose(
+        FRONTIERS, np.zeros(3), None
+    )
+    second = FrontierSelector(ExploreConfig(frontier_policy="random", seed=5)).choose(
+        FRONTIERS, np.zeros(3), None
+    )
     assert first is not None and second is not None and np.allclose(first, second)
 
 

@@ -31,7 +31,9 @@ def test_goal_instance_needs_a_semantic_render() -> None:
 
 
 def test_oracle_matcher_is_built_and_recorded_as_an_oracle_component() -> None:
-    config = perception_config({"matcher": {"kind": "oracle"}, "detector": {"kind": "owlvit", "path": "unused"}})
+    config = perception_config(
+        {"matcher": {"kind": "oracle"}, "detector": {"kind": "owlvit", "path": "unused"}}
+    )
     assert "matcher" in describe_config(config)["oracle_components"]
     sift = perception_config({"matcher": {"kind": "sift"}})
     assert "matcher" not in describe_config(sift)["oracle_components"]

@@ -16,6 +16,8 @@ print("imported")
 
 
 def test_model_libraries_import_after_gl_context() -> None:
-    result = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=300, check=False)
+    result = subprocess.run(
+        [sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=300, check=False
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     assert "imported" in result.stdout

@@ -11,7 +11,7 @@ import threading
 import time
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Self
 
 
 @dataclass
@@ -43,7 +43,7 @@ class ChatServer:
         with self._lock:
             self.replies.extend(replies)
 
-    def __enter__(self) -> "ChatServer":
+    def __enter__(self) -> Self:
         self._thread.start()
         return self
 
