@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from tango.scenes.datasets.context import SceneContext
-from tango.scenes.datasets.records import goal_json, start_json
+from tango.scenes.datasets.records import goal_json, object_goal_episode
 from tango.tasks.episodes import goals_key
 
 SPLIT = "val_unseen"
@@ -46,20 +46,5 @@ def scene_content(
         start = ctx.sample_start(objects, rng, config.min_geodesic_m)
         if start is None:
             continue
-        closest = ctx.closest_object(np.asarray(start.position), objects)
-        episodes.append(
-            {
-                "episode_id": str(first_id + len(episodes)),
-                "scene_id": ctx.scene_file,
-                **start_json(start),
-                "object_category": category,
-                "info": {
-                    "geodesic_distance": round(start.geodesic_distance, 4),
-                    "euclidean_distance": round(start.euclidean_distance, 4),
-                    "closest_goal_object_id": closest.id,
-                },
-                "goals": [],
-                "shortest_paths": None,
-            }
-        )
+        episodes.append(object_goal_episode(ctx, start, category, objects, str(first_id + len(episodes))))
     return {"episodes": episodes, "goals_by_category": goals_by_category}

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from tango.scenes.datasets.context import SceneContext, StartPose
 from tango.scenes.datasets.viewpoints import ObjectView, yaw_quaternion
 from tango.sim.scene import SceneObject
@@ -44,6 +46,26 @@ def start_json(start: StartPose) -> dict[str, Any]:
     return {
         "start_position": round_list(start.position),
         "start_rotation": round_list(yaw_quaternion(start.yaw), 6),
+    }
+
+
+def object_goal_episode(
+    ctx: SceneContext, start: StartPose, category: str, objects: list[SceneObject], episode_id: str
+) -> dict[str, Any]:
+    """One ObjectNav/OVON episode record (goals are filled from goals_by_category by the loaders)."""
+    closest = ctx.closest_object(np.asarray(start.position), objects)
+    return {
+        "episode_id": episode_id,
+        "scene_id": ctx.scene_file,
+        **start_json(start),
+        "object_category": category,
+        "info": {
+            "geodesic_distance": round(start.geodesic_distance, 4),
+            "euclidean_distance": round(start.euclidean_distance, 4),
+            "closest_goal_object_id": closest.id,
+        },
+        "goals": [],
+        "shortest_paths": None,
     }
 
 
