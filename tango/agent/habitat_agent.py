@@ -25,10 +25,12 @@ from tango.navigation.fmm_controller import planar_distance
 from tango.navigation.navigator import Navigator
 from tango.navigation.targets import detection_point
 from tango.perception.build import PerceptionBundle
+from tango.perception.clip import ClipEmbedder
 from tango.perception.description import OracleDescriptionScorer
 from tango.perception.detections import Detections, normalise_label
 from tango.perception.observed_memory import ObservedObjects
 from tango.perception.oracle_image_goal import OracleImageMatcher
+from tango.perception.value_scorers import ClipScorer
 from tango.programs.budget import Budget
 
 LOG = logging.getLogger(__name__)
@@ -49,6 +51,7 @@ class AgentSettings:
     merge_distance: float = 0.4
     description_min_similarity: float = 0.25
     keyframe_every: int = 3
+    recall_threshold: float = 0.25
     max_keyframes: int = 300
 
 
@@ -89,6 +92,11 @@ class HabitatAgent:
         self.keyframes: list[Keyframe] = []
         self.path: list[np.ndarray] = []
         self._image_goal: tuple[GoalImage, int, ObjectHandle | None] | None = None
+        self.embedder = frame_embedder(perception)
+        if self.embedder is not None and navigator.memory is None:
+            raise ValueError(
+                "a CLIP value scorer fills the feature memory: build the Navigator with embedding_dim"
+            )
         self.obs = first_observation
         self._ingest(first_observation)
 
@@ -208,6 +216,13 @@ class HabitatAgent:
     def recall(self, target: str) -> list[ObjectHandle]:
         label = normalise_label(target)
         remembered = {h.object_id: h for h in self.remembered.values() if normalise_label(h.label) == label}
+        if self.embedder is not None:
+            query = self.embedder.texts([target])[0].cpu().numpy()
+            found = self.navigator.recall(query, self.settings.recall_threshold)
+            if found is not None:
+                key = f"{label}@memory"
+                point = self._frame_area_centre(found.frame_index)
+                remembered[key] = ObjectHandle(label, _position(point), float(found.score), key)
         memory = self._oracle_memory()
         if memory is not None:
             for entry in memory.of_category(label):
@@ -234,9 +249,16 @@ class HabitatAgent:
         if self.budget.steps % self.settings.keyframe_every == 0:
             point = detection_point(obs, _central_box(obs), None, self.navigator.config.map.max_depth)
             self._add_keyframe(Keyframe(obs.rgb, point))
-        uses_values = self.navigator.config.explore.frontier_policy == "value"
-        scores = self.perception.scorer.score(obs, [self.prompt]) if self.prompt and uses_values else None
-        self.navigator.update(obs, scores)
+        score_now = bool(self.prompt) and self.navigator.config.explore.frontier_policy == "value"
+        embedding = scores = None
+        if self.embedder is not None:
+            image = self.embedder.images([obs.rgb])[0]
+            embedding = image.cpu().numpy()
+            if score_now:
+                scores = (self.embedder.texts([self.prompt]) @ image).cpu().numpy()
+        elif score_now:
+            scores = self.perception.scorer.score(obs, [self.prompt])
+        self.navigator.update(obs, scores, embedding)
         self.path.append(obs.agent_position.copy())
         if self.frames.enabled:
             self.frames.add(obs.rgb, obs.depth, render_topdown(self.topdown_layers()), self.current_line())
@@ -263,6 +285,15 @@ class HabitatAgent:
             agent=(int(agent[0]), int(agent[1])),
             agent_yaw=self.obs.agent_yaw,
         )
+
+    def _frame_area_centre(self, frame_index: int) -> np.ndarray:
+        """The middle of the map cells a remembered frame still owns: one embedding per frame means every one of
+        its cells scores the same, so its area (not its first cell) is where the recalled view looked."""
+        memory = self.navigator.memory
+        assert memory is not None
+        rows, cols = np.nonzero(memory.cell_frame == frame_index)
+        centre = np.array([[rows.mean(), cols.mean()]])
+        return memory.grid.pixel_to_world(centre, float(self.obs.agent_position[1]))[0]
 
     def _oracle_memory(self) -> ObservedObjects | None:
         """ORACLE: the annotated objects this agent has seen (perception=oracle binds the scene annotation);
@@ -335,6 +366,13 @@ class HabitatAgent:
         """Best score first, nearer first among equals."""
         here = self.obs.agent_position
         return sorted(handles, key=lambda h: (-h.score, float(np.linalg.norm(np.asarray(h.position) - here))))
+
+
+def frame_embedder(perception: PerceptionBundle) -> ClipEmbedder | None:
+    """The CLIP model whose frame embeddings feed the feature memory: the value scorer's, when it is CLIP
+    (one image embedding per frame then serves both the value map and the memory)."""
+    scorer = perception.scorer
+    return scorer.clip if isinstance(scorer, ClipScorer) else None
 
 
 def _position(point: Any) -> Position:

@@ -21,7 +21,7 @@ import numpy as np
 
 from tango.agent.api import GoalImage
 from tango.agent.context import AgentContext
-from tango.agent.habitat_agent import AgentSettings, HabitatAgent
+from tango.agent.habitat_agent import AgentSettings, HabitatAgent, frame_embedder
 from tango.agent.sim_session import SimSession
 from tango.config_utils import dataclass_from_dict
 from tango.harness.episode import EpisodeContext, EpisodeResult, EpisodeSpec
@@ -246,7 +246,9 @@ class HabitatRunner:
         scene_path = resolve_scene_path(scene_id, self._scenes_dir)
         first = self.session.start(scene_path, position, rotation)
         perception = build_perception(self.perception_config, self._oracle_scene(scene_path))
-        navigator = Navigator(self.agent_config)
+        embedder = frame_embedder(perception)
+        dim = int(embedder.texts(["object"]).shape[-1]) if embedder is not None else 0
+        navigator = Navigator(self.agent_config, embedding_dim=dim)
         agent_ctx = AgentContext(agent=None, budget=budget)
 
         def record_stop() -> None:
