@@ -57,6 +57,7 @@ class ObstacleMap:
         self._kernel = cv2.getStructuringElement(shape, (kernel, kernel))
         self.version = 0
         self._frontier_cache: tuple[int, np.ndarray] | None = None
+        self._collision_pixels: list[np.ndarray] = []
 
     @property
     def inflation_px(self) -> int:
@@ -95,19 +96,44 @@ class ObstacleMap:
         """Mark world points (N, 3) as obstacles (also used for collisions) and refresh navigability locally."""
         self._mark_pixels(self.grid.world_to_pixel(points) if len(points) else np.zeros((0, 2), np.int64))
 
-    def _mark_pixels(self, pixels: np.ndarray) -> None:
+    def mark_collision(self, points: np.ndarray) -> None:
+        """Mark world points where a move was blocked; unlike seen obstacles these marks can be withdrawn
+        (`clear_collisions`), since a few of them next to a door frame can close the doorway on the map."""
+        pixels = self._mark_pixels(
+            self.grid.world_to_pixel(points) if len(points) else np.zeros((0, 2), np.int64)
+        )
+        if len(pixels):
+            self._collision_pixels.append(pixels)
+
+    def clear_collisions(self) -> bool:
+        """Withdraw every collision mark (cells seen as obstacles in depth return with the next frame that sees
+        them); True when there was any."""
+        if not self._collision_pixels:
+            return False
+        pixels = np.concatenate(self._collision_pixels)
+        self._collision_pixels = []
+        self.obstacles[pixels[:, 0], pixels[:, 1]] = False
+        self._refresh_navigable(
+            pixels[:, 0].min(), pixels[:, 0].max(), pixels[:, 1].min(), pixels[:, 1].max()
+        )
+        self.version += 1
+        return True
+
+    def _mark_pixels(self, pixels: np.ndarray) -> np.ndarray:
+        """Set the pixels as obstacles; returns those that were not obstacles before."""
         pixels = pixels[self.grid.in_bounds(pixels)]
         if len(pixels) == 0:
-            return
+            return pixels
         fresh = ~self.obstacles[pixels[:, 0], pixels[:, 1]]
         if not fresh.any():
-            return
+            return pixels[:0]
         pixels = pixels[fresh]
         self.obstacles[pixels[:, 0], pixels[:, 1]] = True
         self._refresh_navigable(
             pixels[:, 0].min(), pixels[:, 0].max(), pixels[:, 1].min(), pixels[:, 1].max()
         )
         self.version += 1
+        return pixels
 
     def _refresh_navigable(self, r0: int, r1: int, c0: int, c1: int) -> None:
         pad = self.inflation_px

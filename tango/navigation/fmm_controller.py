@@ -103,7 +103,7 @@ class FmmController:
         right = np.array([np.cos(yaw), 0.0, -np.sin(yaw)])
         ahead = position + forward * (omap.config.agent_radius + 0.05)
         offsets = np.linspace(-0.05, 0.05, 3)
-        omap.mark_obstacles(ahead[None, :] + offsets[:, None] * right[None, :])
+        omap.mark_collision(ahead[None, :] + offsets[:, None] * right[None, :])
         if self._collisions >= self.config.recovery_after_collisions:
             turns = int(self._rng.integers(2, 6))
             self._recovery = [self._random_turn()] * turns + [MOVE_FORWARD]

@@ -96,6 +96,16 @@ class Navigator:
         if self.scan_remaining > 0:
             self.scan_remaining -= 1
             return TURN_LEFT
+        action = self._frontier_action(obs)
+        if action is None and self.obstacle_map.clear_collisions():
+            LOG.debug("no reachable frontier: withdrawing collision marks and looking again")
+            self.frontiers.reset()
+            action = self._frontier_action(obs)
+        return action
+
+    def _frontier_action(self, obs: Observation) -> str | None:
+        """Head for the chosen frontier, giving up on (up to 8) frontiers that are reached, unreachable or
+        stalled; None when none is left."""
         cfg = self.config.explore
         position = obs.agent_position
         for _ in range(8):

@@ -71,6 +71,19 @@ def test_collision_marking_updates_navigability_and_version() -> None:
     assert not omap.is_navigable(np.array([0.5, 0.0, 0.0]))
 
 
+def test_collision_marks_can_be_withdrawn_and_seen_obstacles_stay() -> None:
+    omap = ObstacleMap(small_config())
+    omap.mark_obstacles(np.array([[-1.0, 0.5, 0.0]]))  # seen: cell (100, 80)
+    omap.mark_collision(np.array([[0.5, 0.5, 0.0]]))  # bumped into: cell (100, 110)
+    assert omap.obstacles[100, 110] and not omap.navigable[100, 110]
+    version = omap.version
+    assert omap.clear_collisions()
+    assert not omap.obstacles[100, 110] and omap.navigable[100, 110]
+    assert omap.obstacles[100, 80] and not omap.navigable[100, 80]
+    assert omap.version > version
+    assert not omap.clear_collisions()
+
+
 def vlfm_config() -> MapConfig:
     return MapConfig(size_px=200, pixels_per_meter=20, max_depth=5.0, explored_method="vlfm")
 
