@@ -19,7 +19,6 @@ from tango.agent.observation import Observation
 from tango.agent.sim_session import SimSession
 from tango.harness.episode import FrameSink
 from tango.harness.topdown import TopDownLayers, render_topdown
-from tango.mapping.value_map import ValueMap
 from tango.navigation.actions import STOP, TURN_LEFT
 from tango.navigation.fmm_controller import planar_distance
 from tango.navigation.navigator import Navigator
@@ -234,8 +233,7 @@ class HabitatAgent:
 
     def new_goal(self) -> None:
         """A new (sub)task: look around again and reconsider every frontier, keeping maps and memory."""
-        self.navigator.frontiers.reset()
-        self.navigator.start_scan()
+        self.navigator.restart_exploration()
         self._image_goal = None
 
     def _act(self, action: str) -> None:
@@ -320,7 +318,7 @@ class HabitatAgent:
         """A new search target starts a fresh value map (values of the previous target do not carry over)."""
         if prompt != self.prompt:
             self.prompt = prompt
-            self.navigator.value_map = ValueMap(1, self.navigator.config.map)
+            self.navigator.reset_values()
 
     def _remember(
         self, detections: Detections, label: str, scores: np.ndarray | None = None

@@ -64,6 +64,15 @@ class Navigator:
             self.pointnav.reset()
         self._goal: np.ndarray | None = None
 
+    def restart_exploration(self) -> None:
+        """A new search in the same episode: scan again and reconsider every frontier (maps and memory stay)."""
+        self.frontiers.reset()
+        self.start_scan()
+
+    def reset_values(self) -> None:
+        """Forget the value map (its prompts changed); obstacles, explored area and memory stay."""
+        self.value_map = ValueMap(self.num_prompts, self.config.map)
+
     def start_scan(self) -> None:
         """Queue a full turn in place (the next explore actions are turn_left)."""
         self.scan_remaining = self.config.explore.scan_turns
