@@ -212,6 +212,10 @@ class HabitatRunner:
             "controller": {
                 "name": self.agent_config.navigation.controller,
                 **asdict(self.agent_config.navigation),
+                "exploration": {
+                    **asdict(self.agent_config.explore),
+                    "explored_method": self.agent_config.map.explored_method,
+                },
             },
             "sim": asdict(self.sim_config),
             "success_distance": self.task.success_distance,
