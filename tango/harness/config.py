@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
+
+from tango.config_utils import dataclass_from_dict
 
 
 class ConfigError(ValueError):
@@ -47,8 +49,4 @@ class EvalConfig:
     @classmethod
     def from_dict(cls, values: dict[str, Any]) -> EvalConfig:
         """Build from the `eval` node of the resolved config; unknown keys are an error."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise ConfigError(f"unknown eval setting(s) {unknown}; known: {sorted(known)}")
-        return cls(**{key: value for key, value in values.items()})
+        return dataclass_from_dict(cls, values, "eval", ConfigError)

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
 from hydra.core.global_hydra import GlobalHydra
 from omegaconf import DictConfig, OmegaConf
 
+from tango.config_utils import dataclass_from_dict
 from tango.habitat_compat import ensure_habitat_importable
 from tango.sim.config import EmbeddedSimConfig
 
@@ -162,11 +163,7 @@ def make_objectnav_env(
 
 def sim_config_from_dict(values: dict) -> EmbeddedSimConfig:
     """EmbeddedSimConfig from a (hydra) mapping such as configs/sim/*.yaml; unknown keys raise a ValueError."""
-    known = set(asdict(EmbeddedSimConfig()))
-    unknown = sorted(set(values) - known)
-    if unknown:
-        raise ValueError(f"unknown simulator setting(s) {unknown}; known: {sorted(known)}")
-    return EmbeddedSimConfig(**values)
+    return dataclass_from_dict(EmbeddedSimConfig, values, "simulator")
 
 
 def _integral(value: float, name: str) -> int:

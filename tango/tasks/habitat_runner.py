@@ -84,7 +84,7 @@ class HabitatTaskConfig:
 
 
 def task_config(cfg: dict[str, Any]) -> HabitatTaskConfig:
-    return dataclass_from_dict(HabitatTaskConfig, cfg["task"], "task.")
+    return dataclass_from_dict(HabitatTaskConfig, cfg["task"], "task")
 
 
 def dataset_paths(task: HabitatTaskConfig) -> tuple[Path, Path]:
@@ -189,11 +189,11 @@ class HabitatRunner:
     def __init__(self, cfg: dict[str, Any]) -> None:
         self.task = task_config(cfg)
         self.sim_config = sim_config_from_dict(dict(cfg["sim"]))
-        self.agent_config = dataclass_from_dict(AgentConfig, _without(cfg.get("agent", {}), "name"), "agent.")
+        self.agent_config = dataclass_from_dict(AgentConfig, _without(cfg.get("agent", {}), "name"), "agent")
         self.agent_config.navigation.success_distance = self.task.success_distance
-        self.settings = dataclass_from_dict(AgentSettings, self.task.agent, "task.agent.")
+        self.settings = dataclass_from_dict(AgentSettings, self.task.agent, "task.agent")
         self.perception_config = perception_config(cfg["perception"])
-        self.generator_config = dataclass_from_dict(GeneratorConfig, cfg["generator"], "generator.")
+        self.generator_config = GeneratorConfig.from_mapping(cfg["generator"])
         self.generator = make_generator(self.generator_config)
         self.interpreter = Interpreter("habitat")
         self.judge = (

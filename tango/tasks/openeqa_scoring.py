@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
+from tango.config_utils import dataclass_from_dict
 from tango.llm import ChatClient, LLMConfig, LLMError
 
 MARK_PATTERN = re.compile(r"your mark:\s*\**\s*(\d+)", re.IGNORECASE)
@@ -54,10 +55,7 @@ class JudgeConfig:
     @classmethod
     def from_dict(cls, values: dict[str, Any]) -> JudgeConfig:
         """From the `task.judge` node; unknown keys are an error naming them."""
-        unknown = sorted(set(values) - {f.name for f in fields(cls)})
-        if unknown:
-            raise ValueError(f"configs/task/openeqa.yaml judge: unknown key(s) {unknown}")
-        return cls(**values)
+        return dataclass_from_dict(cls, values, "task.judge")
 
 
 @dataclass

@@ -112,5 +112,5 @@ def test_judge_is_built_from_the_openeqa_task_config(monkeypatch: pytest.MonkeyP
         assert judge is not None
         assert judge.judge("q", "a", "b").score == 75.0
         assert server.requests[0]["temperature"] == 0.0
-    with pytest.raises(ValueError, match="unknown key"):
+    with pytest.raises(ValueError, match=r"unknown task.judge setting\(s\) \[.enabld.\]"):
         JudgeConfig.from_dict({"enabld": True})

@@ -142,7 +142,7 @@ def test_each_config_file_mirrors_the_dataclass(name):
 def test_config_errors_name_the_setting():
     with pytest.raises(GeneratorError, match="generator.name='gpt'"):
         GeneratorConfig(name="gpt")
-    with pytest.raises(GeneratorError, match="unknown generator settings: modle"):
+    with pytest.raises(GeneratorError, match=r"unknown generator setting\(s\) \['modle'\]"):
         GeneratorConfig.from_mapping({"modle": "x"})
     with pytest.raises(GeneratorError, match="model_path"):
         make_generator(GeneratorConfig(name="hf"))

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from tango.benchmarks.graphnav.conditions import CONDITIONS
 from tango.benchmarks.graphnav.env import EnvConfig
 from tango.benchmarks.graphnav.episodes import TASKS
+from tango.config_utils import dataclass_from_dict
 
 
 class GraphNavConfigError(ValueError):
@@ -74,19 +75,4 @@ class GraphNavConfig:
     @classmethod
     def from_dict(cls, values: dict[str, Any] | None) -> GraphNavConfig:
         """Build from the resolved `graphnav` node; unknown keys are an error."""
-        values = dict(values or {})
-        nested = {"env": EnvConfig, "generate": GenerateConfig, "clip": ClipConfig}
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise GraphNavConfigError(f"unknown graphnav setting(s) {unknown}; known: {sorted(known)}")
-        for key, kind in nested.items():
-            if key in values and isinstance(values[key], dict):
-                inner = {f.name for f in fields(kind)}
-                bad = sorted(set(values[key]) - inner)
-                if bad:
-                    raise GraphNavConfigError(
-                        f"unknown graphnav.{key} setting(s) {bad}; known: {sorted(inner)}"
-                    )
-                values[key] = kind(**values[key])
-        return cls(**values)
+        return dataclass_from_dict(cls, values, "graphnav", GraphNavConfigError)

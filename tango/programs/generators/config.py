@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
+
+from tango.config_utils import dataclass_from_dict
 
 GENERATOR_NAMES = ("openai", "hf", "template", "replay")
 FALLBACKS = ("template", "fail")
@@ -50,8 +52,4 @@ class GeneratorConfig:
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> GeneratorConfig:
         """Build from a hydra/yaml mapping, refusing unknown keys by name."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise GeneratorError(f"unknown generator settings: {', '.join(unknown)}")
-        return cls(**dict(values))
+        return dataclass_from_dict(cls, values, "generator", GeneratorError)
