@@ -1,4 +1,7 @@
-"""Procedural landmark models: 8 shapes x 16 colours = 128 distinct models, one hung at every key node."""
+"""Procedural landmark models: a catalog of 127 distinct models (the card's count), one hung at every key node.
+
+The catalog is 8 shapes x 16 colours less the last combination; a maze uses each model at most once.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ import trimesh
 
 NUM_SHAPES = 8
 NUM_COLORS = 16
-NUM_MODELS = NUM_SHAPES * NUM_COLORS
+NUM_MODELS = NUM_SHAPES * NUM_COLORS - 1  # 127, as on the dataset card
 
 
 def _shape(index: int) -> trimesh.Trimesh:
@@ -42,7 +45,7 @@ def model_color(index: int) -> tuple[int, int, int, int]:
 
 
 def landmark_model(index: int) -> trimesh.Trimesh:
-    """Model index (0..127): shape index // 16 in colour index % 16, centred at the origin."""
+    """Model index (0..126): shape index // 16 in colour index % 16, centred at the origin."""
     if not 0 <= index < NUM_MODELS:
         raise ValueError(f"landmark model index {index} outside [0, {NUM_MODELS})")
     mesh = _shape(index // NUM_COLORS)
