@@ -124,3 +124,28 @@ def test_vlm_agent_runs_published_renders_and_the_rest_are_errors(published: Pat
     mismatch = next(r for r in by_id.values() if r["error_type"] == "ConditionMismatch")
     assert "visibility='LFRB'" in mismatch["failure_reason"]
     assert summary["metrics"]["success"] == pytest.approx(1 / 4) and summary["metric_counts"]["dps"] == 4
+
+
+def test_measure_counts_published_errors_and_reports_the_card_metrics(
+    published: Path, tmp_path: Path
+) -> None:
+    from tango.benchmarks.graphnav.config import GenerateConfig, GraphNavConfig
+    from tango.benchmarks.graphnav.measure import measure
+
+    on_published = measure(GraphNavConfig(data_root=str(published)), ["program"])
+    assert on_published["program_errors"] == {"NoRecognizer": 1, "MissingImages": 4, "ConditionMismatch": 1}
+    assert on_published["program"]["shortcut"] == {
+        "sr": 0.0,
+        "spl": 0.0,
+        "dps": 0.0,
+        "sr_by_size": {"5": 0.0, "15": 0.0},
+    }
+    generated = GraphNavConfig(
+        data_root=str(tmp_path / "gen"),
+        resolution=48,
+        generate=GenerateConfig(sizes=[5, 7], episodes_per_task=1),
+    )
+    result = measure(generated, ["program", "random"])
+    assert result["episodes"] == 6 and result["program_errors"] == {} and result["random_errors"] == {}
+    assert set(result["program"]["repeated"]) == {"sr", "pfs", "sr_by_size"}
+    assert result["program"]["shortcut"]["sr"] == 1.0 and 0.0 < result["program"]["shortcut"]["dps"] <= 1.0
