@@ -44,6 +44,9 @@ def published(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shortcut = root / "paths" / "shortcut" / f"{EXAMPLE_NAME}_L5_junc2.jsonl"
     shortcut.parent.mkdir(parents=True)
     shortcut.write_text(json.dumps(EXAMPLE_LINE) + "\n" + json.dumps(lfrb) + "\n")
+    # The extractor writes one file per junction target and numbers each file's episodes from the start again.
+    again = dict(EXAMPLE_LINE, constraints={**EXAMPLE_LINE["constraints"], "min_junctions_on_ideal": 3})
+    shortcut.with_name(f"{EXAMPLE_NAME}_L5_junc3.jsonl").write_text(json.dumps(again) + "\n")
     folder = root / "images" / "maze_nodes_LFR" / "5x5" / EXAMPLE_NAME
     folder.mkdir(parents=True)
     _, graph = example_maze()
@@ -84,25 +87,27 @@ def _run(root: Path, run_dir: Path, overrides: list[str]) -> tuple[list[dict[str
 
 def test_published_tree_validates_with_the_documented_exception(published: Path) -> None:
     report = validate_dataset(published).to_json()
-    assert report["ok"] and report["checked"] == 6
-    assert report["exceptions"]["card_junction_contradiction"]["count"] == 2  # the two worked-example lines
+    assert report["ok"] and report["checked"] == 7
+    assert report["exceptions"]["card_junction_contradiction"]["count"] == 3  # the three worked-example lines
 
 
 def test_program_agent_on_published_renders_records_errors_not_zeros(published: Path, tmp_path: Path) -> None:
     records, summary = _run(published, tmp_path / "run", [])
-    assert len(records) == 6 and all(r["status"] == "error" for r in records)
+    assert len(records) == 7 and all(r["status"] == "error" for r in records)
     causes = {r["episode_id"]: r["error_type"] for r in records}
-    assert summary["num_errors"] == 6
-    assert summary["errors_by_reason"] == {"NoRecognizer": 1, "MissingImages": 4, "ConditionMismatch": 1}
-    assert causes[f"shortcut/{EXAMPLE_NAME}/0"] == "NoRecognizer"  # the oracle cannot read renders from files
-    assert causes[f"shortcut/{EXAMPLE_NAME}/2"] == "ConditionMismatch"  # LFRB: this run shows no back view
+    assert len(causes) == 7  # ids stay unique across the extractor's per-junction files
+    assert summary["num_errors"] == 7
+    assert summary["errors_by_reason"] == {"NoRecognizer": 2, "MissingImages": 4, "ConditionMismatch": 1}
+    assert causes[f"shortcut/{EXAMPLE_NAME}/L5_junc2/0"] == "NoRecognizer"  # the oracle cannot read renders
+    assert causes[f"shortcut/{EXAMPLE_NAME}/L5_junc3/0"] == "NoRecognizer"
+    assert causes[f"shortcut/{EXAMPLE_NAME}/L5_junc2/2"] == "ConditionMismatch"  # LFRB: no back view here
     missing = next(r for r in records if r["error_type"] == "MissingImages")
     assert "15x15" in missing["failure_reason"] and "sizes 5-13" in missing["failure_reason"]
     assert summary["metrics"]["success"] == 0.0 and "dps" in summary["metrics"]
     rows = breakdown(records)
     assert {(r["task"], r["maze_size"]): r["errors"] for r in rows} == {
         ("repeated", 15): {"MissingImages": 2},
-        ("shortcut", 5): {"NoRecognizer": 1, "ConditionMismatch": 1},
+        ("shortcut", 5): {"NoRecognizer": 2, "ConditionMismatch": 1},
         ("shortcut", 15): {"MissingImages": 2},
     }
 
@@ -116,14 +121,13 @@ def test_vlm_agent_runs_published_renders_and_the_rest_are_errors(published: Pat
         assert server.requests  # the VLM saw the published renders
     by_id = {r["episode_id"]: r for r in records}
     played = [r for r in records if r["status"] == "ok"]
-    assert (
-        len(played) == 1 and played[0]["metrics"]["success"] == 1.0
-    )  # "R" at (1,4) facing east: the shortcut
-    assert played[0]["metrics"]["spl"] == 1.0 and played[0]["metrics"]["dps"] == pytest.approx(1.0)
+    assert len(played) == 2  # "R" at (1,4) facing east takes the shortcut
+    assert all(r["metrics"]["success"] == 1.0 and r["metrics"]["spl"] == 1.0 for r in played)
+    assert all(r["metrics"]["dps"] == pytest.approx(1.0) for r in played)
     assert summary["errors_by_reason"] == {"ConditionMismatch": 1, "MissingImages": 2}
     mismatch = next(r for r in by_id.values() if r["error_type"] == "ConditionMismatch")
     assert "visibility='LFRB'" in mismatch["failure_reason"]
-    assert summary["metrics"]["success"] == pytest.approx(1 / 4) and summary["metric_counts"]["dps"] == 4
+    assert summary["metrics"]["success"] == pytest.approx(2 / 5) and summary["metric_counts"]["dps"] == 5
 
 
 def test_measure_counts_published_errors_and_reports_the_card_metrics(
@@ -133,7 +137,7 @@ def test_measure_counts_published_errors_and_reports_the_card_metrics(
     from tango.benchmarks.graphnav.measure import measure
 
     on_published = measure(GraphNavConfig(data_root=str(published)), ["program"])
-    assert on_published["program_errors"] == {"NoRecognizer": 1, "MissingImages": 4, "ConditionMismatch": 1}
+    assert on_published["program_errors"] == {"NoRecognizer": 2, "MissingImages": 4, "ConditionMismatch": 1}
     assert on_published["program"]["shortcut"] == {
         "sr": 0.0,
         "spl": 0.0,

@@ -72,11 +72,19 @@ def ensure_dataset(config: GraphNavConfig) -> Path:
 
 
 def iter_episodes(config: GraphNavConfig) -> Iterator[Episode]:
-    """Episodes of the configured tasks and sizes, in a deterministic order (task, maze, line)."""
+    """Episodes of the configured tasks and sizes, in a deterministic order (task, file, line).
+
+    Published files named `{maze}_L{L}_junc{j}.jsonl` number their episodes from 1 each, so their ids are
+    qualified with the file's suffix (`L13_junc2/1`) to stay unique within a run.
+    """
     root = ensure_dataset(config)
     for task in config.tasks:
         for file in path_files(root, task):
             episodes = load_episodes(file, task)
+            qualifier = file.stem.removeprefix(episodes[0].maze_name + "_") if episodes else ""
+            if episodes and qualifier != file.stem:
+                for episode in episodes:  # `{maze}_L13_junc2.jsonl`: ids restart per file, so qualify them
+                    episode.episode_id = f"{qualifier}/{episode.episode_id}"
             if config.sizes:
                 episodes = [e for e in episodes if maze_size(e) in config.sizes]
             limit = config.max_episodes_per_maze or len(episodes)
