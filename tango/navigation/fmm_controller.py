@@ -134,13 +134,10 @@ class FmmController:
             corner[0] : start[0] + lookahead_px + 2, corner[1] : start[1] + lookahead_px + 2
         ]
         local = local | disk(local.shape, start - corner, omap.inflation_px + 1)
-        best = path[1]
-        for cell in path[1:]:
-            if np.hypot(*(cell - start)) > lookahead_px:
-                break
-            if line_is_free(local, start - corner, cell - corner):
-                best = cell
-        return grid.pixel_to_world(best[None].astype(float), float(position[1]))[0]
+        return grid.pixel_to_world(
+            _farthest_visible(path, start, corner, local, lookahead_px)[None].astype(float),
+            float(position[1]),
+        )[0]
 
     def _needs_plan(
         self, start: np.ndarray, goal: np.ndarray, goal_radius_px: int, omap: ObstacleMap
@@ -194,3 +191,17 @@ class FmmController:
         self._goal = goal.copy()
         self._goal_radius_px = goal_radius_px
         self.replans += 1
+
+
+def _farthest_visible(
+    path: np.ndarray, start: np.ndarray, corner: np.ndarray, local: np.ndarray, lookahead_px: int
+) -> np.ndarray:
+    """The last cell of path[1:] before the first one beyond the lookahead that is in straight line of sight of
+    start through `local` (a window of the map whose cell (0, 0) is `corner`); path[1] when none is."""
+    cells = path[1:]
+    beyond = np.flatnonzero(np.hypot(cells[:, 0] - start[0], cells[:, 1] - start[1]) > lookahead_px)
+    within = cells[: beyond[0]] if len(beyond) else cells
+    for cell in within[::-1]:
+        if line_is_free(local, start - corner, cell - corner):
+            return cell
+    return cells[0]

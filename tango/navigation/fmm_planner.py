@@ -2,23 +2,28 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 import skfmm
 
 MIN_SPEED = 0.3
-NEIGHBOURS = np.array([(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)])
 
 
 @dataclass
 class DistanceField:
-    """Geodesic distance in pixels to the goal cells over map window [row0:, col0:]; inf where unreachable."""
+    """Geodesic distance in pixels to the goal cells over map window [row0:, col0:]; inf where unreachable.
+
+    Descents are memoised per start pixel and length: the controller asks for the same one several times a
+    step (to check the path, then to pick the waypoint) while the field stays the same.
+    """
 
     row0: int
     col0: int
     distance: np.ndarray
+    _padded: np.ndarray | None = field(default=None, init=False, repr=False)
+    _descents: dict[tuple[int, int, int], np.ndarray] = field(default_factory=dict, init=False, repr=False)
 
     def at(self, pixel: np.ndarray) -> float:
         """Distance at a map pixel (inf outside the window)."""
@@ -28,22 +33,34 @@ class DistanceField:
         return float("inf")
 
     def descend(self, pixel: np.ndarray, max_cells: int) -> np.ndarray:
-        """Map pixels visited by steepest 8-neighbour descent from pixel (itself first), up to max_cells."""
-        h, w = self.distance.shape
-        r, c = int(pixel[0]) - self.row0, int(pixel[1]) - self.col0
+        """Map pixels visited by steepest 8-neighbour descent from pixel (itself first), up to max_cells.
+
+        Among equal neighbours the first in row-major order of the 3x3 neighbourhood wins; a step is taken only
+        to a strictly smaller value. The result is shared between calls: do not modify it."""
+        key = (int(pixel[0]), int(pixel[1]), int(max_cells))
+        path = self._descents.get(key)
+        if path is None:
+            path = self._descend(key[0] - self.row0, key[1] - self.col0, max_cells)
+            path.flags.writeable = False
+            self._descents[key] = path
+        return path
+
+    def _descend(self, r: int, c: int, max_cells: int) -> np.ndarray:
+        if self._padded is None:  # an inf border: neighbours outside the window never win
+            self._padded = np.pad(self.distance, 1, constant_values=np.inf)
+        padded = self._padded
         path = [(r, c)]
         for _ in range(max_cells):
-            current = self.distance[r, c]
+            current = padded[r + 1, c + 1]
             if current <= 0:
                 break
-            nr, nc = NEIGHBOURS[:, 0] + r, NEIGHBOURS[:, 1] + c
-            ok = (nr >= 0) & (nr < h) & (nc >= 0) & (nc < w)
-            values = np.full(len(NEIGHBOURS), np.inf)
-            values[ok] = self.distance[nr[ok], nc[ok]]
-            best = int(np.argmin(values))
-            if not values[best] < current:
+            # The 3x3 block around (r, c) in padded coordinates; the centre equals `current`, so it can only be
+            # the minimum when no neighbour is smaller, and then no step is taken either way.
+            block = padded[r : r + 3, c : c + 3]
+            best = int(block.argmin())
+            if not block.flat[best] < current:
                 break
-            r, c = int(nr[best]), int(nc[best])
+            r, c = r + best // 3 - 1, c + best % 3 - 1
             path.append((r, c))
         return np.array(path) + np.array([self.row0, self.col0])
 
