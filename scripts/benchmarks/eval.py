@@ -1,13 +1,20 @@
-"""Benchmark of the evaluation harness: `python scripts/bench.py eval [--task goat] [--episodes N] ...`.
+"""Benchmark of the agent loop against the bare environment, in one run: `python scripts/bench.py eval [...]`.
 
 Prints one JSON line with
-- `steps_per_s`: agent steps per second of the full loop on `--task` (default goat: render, maps, oracle
-  perception, controller, interpreter) with one worker, over the episodes' own time (setup excluded;
-  `steps_per_s_with_setup` includes loading the scene data and models), or the reason it could not run;
-- `episodes_per_hour_1w`, `episodes_per_hour_2w`, `workers_speedup`: the same episodes on `--pool-task`
-  (default the fake task, whose steps burn `--step-cpu-ms` of CPU) with 1 and with 2 worker processes,
-  wall time including the pool's start-up; `episodes_in_flight_2w` is the 2-worker run's summed episode time
-  over its wall time (2.0: both workers busy throughout). The speed-up needs idle cores: see `load_avg_1m`.
+- `loop_steps_per_s`: agent steps per second of the full loop on `--task` (default goat: render, maps, oracle
+  perception, controller, interpreter) in this process with one worker, over the episodes' own time;
+  `loop_cpu_ms_per_step` and `loop_cpu_per_wall` (CPU of the whole process, rasteriser threads included, over
+  wall time: above 1 means threads spinning or working beside the main one);
+- `env_steps_per_s` / `env_cpu_ms_per_step`: habitat-lab `Env.step` on TangoSim-v0 with the same camera and
+  dataset, measured in the same process half before and half after the loop, and `loop_vs_env` (steps/s ratio)
+  with `loop_vs_env_cpu` (the same ratio from CPU time, which a busy machine disturbs less);
+- `components_ms_per_step`: CPU ms per loop step of render, read_back, simulator, perception, maps, planning and
+  interpreter (see _components.py), plus `episode_setup_ms_per_step` (scene and perception set-up, generation);
+- with `--pool-episodes N`: `--pool-task` episodes per hour with each of `--workers` (e.g. 1 and auto) and
+  each setting's speed-up over the first;
+- with `--startup`: `startup_s`, the wall time from launching `python -m tango.eval task=TASK` to its first
+  simulator step (`startup_cpu_s`: the CPU the process used until then), for each of `--workers`;
+- `load_avg_1m` before and after: on a busy machine the wall-clock rates drop, the CPU times much less.
 """
 
 from __future__ import annotations
@@ -16,6 +23,9 @@ import argparse
 import json
 import logging
 import os
+import signal
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -25,90 +35,165 @@ from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 from rich.console import Console
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _components import COMPONENTS, LOOP_COMPONENTS, component_timers
+
 from tango.harness.run import run_evaluation
 
-CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs"
-OTHER_GROUP_DEFAULTS = {
-    "sim": "embedded",
-    "perception": "oracle",
-    "generator": "template",
-    "agent": "default",
-}
+ROOT = Path(__file__).resolve().parents[2]
+CONFIG_DIR = ROOT / "configs"
+ENV_PATTERN = (
+    "move_forward",
+    "turn_left",
+    "move_forward",
+    "move_forward",
+    "turn_right",
+    "look_up",
+    "look_down",
+)
 
 
 def _config(task: str, output_dir: Path, overrides: list[str]) -> dict[str, Any]:
-    missing = [
-        f"~{g}" for g, name in OTHER_GROUP_DEFAULTS.items() if not (CONFIG_DIR / g / f"{name}.yaml").is_file()
-    ]
     with initialize_config_dir(config_dir=str(CONFIG_DIR), version_base="1.3"):
         cfg = compose(
             config_name="eval",
-            overrides=[
-                f"task={task}",
-                *missing,
-                f"eval.output_dir={output_dir}",
-                "eval.progress=false",
-                *overrides,
-            ],
+            overrides=[f"task={task}", f"eval.output_dir={output_dir}", "eval.progress=false", *overrides],
         )
     container = OmegaConf.to_container(cfg, resolve=True)
     assert isinstance(container, dict)
     return {str(key): value for key, value in container.items()}
 
 
-def _timed_run(task: str, output_dir: Path, overrides: list[str]) -> tuple[float, dict[str, Any]]:
+def _quiet_run(config: dict[str, Any]) -> dict[str, Any]:
     quiet = Console(file=open(os.devnull, "w"))  # noqa: SIM115  (lives as long as the run)
-    start = time.perf_counter()
-    outcome = run_evaluation(_config(task, output_dir, overrides), console=quiet, table_console=quiet)
-    return time.perf_counter() - start, outcome.summary
+    return run_evaluation(config, console=quiet, table_console=quiet).summary
+
+
+def _env_steps(config: dict[str, Any], steps: int) -> tuple[float, float]:
+    """(wall s, CPU s) of `steps` habitat-lab Env.step calls on the task's dataset scenes, resets excluded."""
+    from tango.scenes.datasets.default import ensure_default_dataset
+    from tango.sim.habitat_env import make_objectnav_env, sim_config_from_dict
+
+    root = ensure_default_dataset()
+    sim = sim_config_from_dict(dict(config["sim"]))
+    env = make_objectnav_env(root / "objectnav" / "val" / "val.json.gz", root / "scenes", sim)
+    env.reset()
+    wall = cpu = 0.0
+    for done in range(steps):
+        if env.episode_over:
+            env.reset()
+        start, cpu_start = time.perf_counter(), time.process_time()
+        env.step(ENV_PATTERN[done % len(ENV_PATTERN)])
+        wall += time.perf_counter() - start
+        cpu += time.process_time() - cpu_start
+    env.close()
+    return wall, cpu
+
+
+def _loop(task: str, episodes: int, env_steps: int, tmp: Path) -> dict[str, Any]:
+    config = _config(task, tmp / "loop", [f"eval.num_episodes={episodes}", "eval.num_workers=1"])
+    wall_a, cpu_a = _env_steps(config, env_steps // 2)
+    with component_timers() as times:
+        start_wall, start_cpu = time.perf_counter(), time.process_time()
+        summary = _quiet_run(config)
+        run_wall, run_cpu = time.perf_counter() - start_wall, time.process_time() - start_cpu
+    wall_b, cpu_b = _env_steps(config, env_steps - env_steps // 2)
+    steps = int(summary["total_steps"])
+    loop_cpu = sum(times.cpu.values())
+    loop_wall = sum(times.wall.values())
+    env_rate = env_steps / (wall_a + wall_b)
+    env_cpu_ms = (cpu_a + cpu_b) / env_steps * 1e3
+    loop_rate = float(summary["steps_per_s_per_worker"])
+    return {
+        "loop_steps_per_s": round(loop_rate, 1),
+        "loop_cpu_ms_per_step": round(loop_cpu / steps * 1e3, 3),
+        "loop_cpu_per_wall": round(loop_cpu / loop_wall, 3),
+        "env_steps_per_s": round(env_rate, 1),
+        "env_cpu_ms_per_step": round(env_cpu_ms, 3),
+        "loop_vs_env": round(loop_rate / env_rate, 3),
+        "loop_vs_env_cpu": round(env_cpu_ms / (loop_cpu / steps * 1e3), 3),
+        "components_ms_per_step": {name: round(times.cpu[name] / steps * 1e3, 3) for name in LOOP_COMPONENTS},
+        "episode_setup_ms_per_step": round(times.cpu["episode_setup"] / steps * 1e3, 3),
+        "components_wall_ms_per_step": {
+            name: round(times.wall[name] / steps * 1e3, 3) for name in COMPONENTS
+        },
+        "components_missing": times.missing,
+        "loop_steps": steps,
+        "loop_episodes": summary["num_episodes"],
+        "loop_errors": summary["num_errors"],
+        "run_wall_s": round(run_wall, 2),
+        "run_cpu_s": round(run_cpu, 2),
+        "env_steps": env_steps,
+    }
+
+
+def _pool(task: str, episodes: int, workers: list[str], tmp: Path) -> dict[str, Any]:
+    rates: dict[str, float] = {}
+    for setting in workers:
+        config = _config(
+            task, tmp / f"pool_{setting}", [f"eval.num_episodes={episodes}", f"eval.num_workers={setting}"]
+        )
+        start = time.perf_counter()
+        summary = _quiet_run(config)
+        rates[setting] = 3600.0 * summary["num_episodes"] / (time.perf_counter() - start)
+    first = rates[workers[0]]
+    return {
+        "pool_task": task,
+        "pool_episodes": episodes,
+        "episodes_per_hour": {k: round(v, 1) for k, v in rates.items()},
+        "speedup_over_first": {k: round(v / first, 3) for k, v in rates.items()},
+    }
+
+
+def _startup(task: str, setting: str, tmp: Path) -> dict[str, float]:
+    """Wall and CPU seconds from launching the main command to its first simulator step."""
+    command = [
+        sys.executable, str(Path(__file__).resolve().parent / "_first_step.py"), f"task={task}",
+        "eval.num_episodes=1", f"eval.num_workers={setting}", f"eval.output_dir={tmp / f'startup_{setting}'}",
+        "eval.progress=false",
+    ]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    launched = time.time()
+    child = subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        assert child.stdout is not None
+        for line in child.stdout:
+            if line.startswith("FIRST_STEP "):
+                _, when, cpu = line.split()
+                return {"startup_s": round(float(when) - launched, 2), "startup_cpu_s": round(float(cpu), 2)}
+        raise RuntimeError(f"the run ended without a step (exit {child.wait()})")
+    finally:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python scripts/bench.py eval")
-    parser.add_argument("--task", default="goat", help="task whose full agent loop is timed (default goat)")
-    parser.add_argument("--episodes", type=int, default=5, help="episodes of --task to time")
-    parser.add_argument("--pool-task", default="fake", help="task for the 1- vs 2-worker comparison")
-    parser.add_argument("--pool-episodes", type=int, default=24)
-    parser.add_argument("--step-cpu-ms", type=float, default=20.0, help="CPU per step of the fake task")
+    parser = argparse.ArgumentParser(prog="python scripts/bench.py eval", description=__doc__)
+    parser.add_argument("--task", default="goat", help="task whose agent loop is timed (default goat)")
+    parser.add_argument("--episodes", type=int, default=5, help="episodes of --task in the loop measurement")
+    parser.add_argument(
+        "--env-steps", type=int, default=600, help="bare Env.step calls (half before, half after)"
+    )
+    parser.add_argument("--pool-task", default="goat", help="task for the workers comparison")
+    parser.add_argument("--pool-episodes", type=int, default=0, help="episodes per workers setting (0: skip)")
+    parser.add_argument("--workers", default="1,auto", help="comma-separated eval.num_workers settings")
+    parser.add_argument("--startup", action="store_true", help="time the main command to its first step")
     args = parser.parse_args(argv)
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
     logging.basicConfig(level=logging.WARNING)
-    result: dict[str, Any] = {"benchmark": "eval", "task": args.task, "pool_task": args.pool_task}
-    with tempfile.TemporaryDirectory() as tmp:
-        try:
-            seconds, summary = _timed_run(
-                args.task, Path(tmp) / "loop", [f"eval.num_episodes={args.episodes}"]
-            )
-            result.update(
-                steps_per_s=summary["steps_per_s_per_worker"],
-                steps_per_s_with_setup=summary["total_steps"] / seconds,
-                loop_steps=summary["total_steps"],
-                loop_episodes=summary["num_episodes"],
-                loop_errors=summary["num_errors"],
-            )
-        except Exception as error:  # noqa: BLE001  (a task not wired yet is a reported result, not a crash)
-            result["steps_per_s"] = None
-            result["steps_per_s_error"] = f"{type(error).__name__}: {error}"
-        pool_overrides = [f"eval.num_episodes={args.pool_episodes}"]
-        if args.pool_task == "fake":
-            pool_overrides += [
-                f"task.step_cpu_ms={args.step_cpu_ms}",
-                f"task.num_available={args.pool_episodes}",
-            ]
-        rates, busy = {}, {}
-        for workers in (1, 2):
-            seconds, summary = _timed_run(
-                args.pool_task, Path(tmp) / f"pool{workers}", [*pool_overrides, f"eval.num_workers={workers}"]
-            )
-            rates[workers] = 3600.0 * summary["num_episodes"] / seconds
-            busy[workers] = summary["episode_time_s"] / seconds
-        result.update(
-            episodes_per_hour_1w=rates[1],
-            episodes_per_hour_2w=rates[2],
-            workers_speedup=rates[2] / rates[1],
-            episodes_in_flight_2w=busy[2],
-            cpu_count=os.cpu_count(),
-            load_avg_1m=os.getloadavg()[0],
-        )
+    workers = args.workers.split(",")
+    result: dict[str, Any] = {"benchmark": "eval", "task": args.task, "load_avg_1m_start": os.getloadavg()[0]}
+    with tempfile.TemporaryDirectory(prefix="tango-bench-eval-") as name:
+        tmp = Path(name)
+        if args.episodes > 0:
+            result.update(_loop(args.task, args.episodes, args.env_steps, tmp))
+        if args.pool_episodes > 0:
+            result.update(_pool(args.pool_task, args.pool_episodes, workers, tmp))
+        if args.startup:
+            result["startup"] = {setting: _startup(args.task, setting, tmp) for setting in workers}
+    result.update(cpu_count=os.cpu_count(), load_avg_1m_end=os.getloadavg()[0])
     print(json.dumps(result))
     return 0
