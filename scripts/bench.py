@@ -1,6 +1,8 @@
 """Performance benchmarks: `python scripts/bench.py NAME [ARGS...]` runs scripts/benchmarks/NAME.py.
 
 Each benchmark prints one JSON line with its measurements; BENCHMARKS.md records them with the command.
+Every benchmark runs with the thread counts of an evaluation worker (tango.threads: one compute thread, no
+llvmpipe rasteriser threads).
 """
 
 from __future__ import annotations
@@ -8,6 +10,8 @@ from __future__ import annotations
 import importlib.util
 import sys
 from pathlib import Path
+
+from tango.threads import pin_threads
 
 BENCH_DIR = Path(__file__).resolve().parent / "benchmarks"
 
@@ -17,6 +21,7 @@ def main(argv: list[str]) -> int:
     if not argv or argv[0] not in names:
         sys.stderr.write(f"usage: python scripts/bench.py {{{','.join(names)}}} [args...]\n")
         return 2
+    pin_threads()
     spec = importlib.util.spec_from_file_location(f"bench_{argv[0]}", BENCH_DIR / f"{argv[0]}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

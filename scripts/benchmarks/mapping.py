@@ -21,14 +21,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 from tango.agent.observation import Observation
@@ -339,9 +337,7 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--dense", action="store_true", help="also time a dense 1000x1000x256 memory update")
     args = parser.parse_args(argv)
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
     clock = TIMERS[args.timer]
-    cv2.setNumThreads(1)
     frames, floor_y = record_episode(args.steps, args.seed)
     rng = np.random.default_rng(args.seed)
     scores = rng.uniform(0.0, 1.0, size=(len(frames), 1)).astype(np.float32)
