@@ -2,7 +2,8 @@
 
 Prints one JSON line with
 - `loop_steps_per_s`: agent steps per second of the full loop on `--task` (default goat: render, maps, oracle
-  perception, controller, interpreter) in this process with one worker, over the episodes' own time;
+  perception, controller, interpreter) in this process with one worker, over the episodes' own time, after
+  `--warmup` untimed episodes (imports and model loads belong to start-up);
   `loop_cpu_ms_per_step` and `loop_cpu_per_wall` (CPU of the whole process, rasteriser threads included, over
   wall time: above 1 means threads spinning or working beside the main one);
 - `env_steps_per_s` / `env_cpu_ms_per_step`: habitat-lab `Env.step` on TangoSim-v0 with the same camera and
@@ -15,6 +16,8 @@ Prints one JSON line with
 - with `--startup`: `startup_s`, the wall time from launching `python -m tango.eval task=TASK` to its first
   simulator step (`startup_cpu_s`: the CPU the process used until then), for each of `--workers`;
 - `load_avg_1m` before and after: on a busy machine the wall-clock rates drop, the CPU times much less.
+The code measured is the `tango` on PYTHONPATH, so `PYTHONPATH=OLD python scripts/bench.py eval` times an older
+checkout with this script.
 """
 
 from __future__ import annotations
@@ -39,9 +42,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _components import COMPONENTS, LOOP_COMPONENTS, component_timers
 
+import tango
 from tango.harness.run import run_evaluation
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(tango.__file__).resolve().parents[1]
+"""The checkout whose code is measured (the one on PYTHONPATH): this script can time an older checkout."""
 CONFIG_DIR = ROOT / "configs"
 ENV_PATTERN = (
     "move_forward",
@@ -91,7 +96,9 @@ def _env_steps(config: dict[str, Any], steps: int) -> tuple[float, float]:
     return wall, cpu
 
 
-def _loop(task: str, episodes: int, env_steps: int, tmp: Path) -> dict[str, Any]:
+def _loop(task: str, episodes: int, warmup: int, env_steps: int, tmp: Path) -> dict[str, Any]:
+    if warmup > 0:  # imports and model loads are start-up (measured by --startup), not the loop
+        _quiet_run(_config(task, tmp / "warmup", [f"eval.num_episodes={warmup}", "eval.num_workers=1"]))
     config = _config(task, tmp / "loop", [f"eval.num_episodes={episodes}", "eval.num_workers=1"])
     wall_a, cpu_a = _env_steps(config, env_steps // 2)
     with component_timers() as times:
@@ -189,7 +196,7 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="tango-bench-eval-") as name:
         tmp = Path(name)
         if args.episodes > 0:
-            result.update(_loop(args.task, args.episodes, args.env_steps, tmp))
+            result.update(_loop(args.task, args.episodes, args.warmup, args.env_steps, tmp))
         if args.pool_episodes > 0:
             result.update(_pool(args.pool_task, args.pool_episodes, workers, tmp))
         if args.startup:
