@@ -19,7 +19,7 @@ from typing import Any
 
 COMPONENTS: dict[str, tuple[str, ...]] = {
     "render": ("tango.sim.render:Renderer.render",),
-    "read_back": ("tango.sim.render:Renderer._read", "tango.sim.render:Renderer._read_all"),
+    "read_back": ("tango.sim.render:Renderer._read",),
     "simulator": ("tango.agent.sim_session:SimSession.step",),
     "perception": (
         "tango.perception.build:PerceptionBundle.observe",

@@ -182,6 +182,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python scripts/bench.py eval", description=__doc__)
     parser.add_argument("--task", default="goat", help="task whose agent loop is timed (default goat)")
     parser.add_argument("--episodes", type=int, default=5, help="episodes of --task in the loop measurement")
+    parser.add_argument("--warmup", type=int, default=1, help="episodes run first, untimed (imports, models)")
     parser.add_argument(
         "--env-steps", type=int, default=600, help="bare Env.step calls (half before, half after)"
     )

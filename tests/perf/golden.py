@@ -97,22 +97,26 @@ def dataset_fingerprint(root: Path) -> str:
 
 
 def run_golden(
-    root: Path, out: Path, names: tuple[str, ...] = tuple(RUNS), *overrides: str
+    root: Path, out: Path, names: tuple[str, ...] = tuple(RUNS), *overrides: str, record_actions: bool = True
 ) -> dict[str, Any]:
-    """Run the named golden runs in one process; "run/episode id" -> actions and the recorded results fields."""
+    """Run the named golden runs; "run/episode id" -> actions (when recorded: only in this process, so not with
+    pool workers) and the recorded results fields."""
     episodes: dict[str, Any] = {}
+    if not any(o.startswith("eval.num_workers=") for o in overrides):
+        overrides = ("eval.num_workers=1", *overrides)
     for name in names:
         task, count, run_overrides = RUNS[name]
-        plugin = ActionRecordingTask()
+        plugin = ActionRecordingTask() if record_actions else None
         config = eval_config(
             root, task, out / name, f"eval.num_episodes={count}", f"task.max_steps={MAX_STEPS}",
-            "eval.num_workers=1", *run_overrides, *overrides,
+            *run_overrides, *overrides,
         )  # fmt: skip
         run_evaluation(config, plugin=plugin)
         for record in read_jsonl(out / name / "episodes.jsonl"):
             key = f"{name}/{record['episode_id']}"
-            episodes[key] = {"actions": plugin.actions[record["episode_id"]]}
-            episodes[key].update({name: record.get(name) for name in RECORD_KEYS})
+            episodes[key] = {field: record.get(field) for field in RECORD_KEYS}
+            if plugin is not None:
+                episodes[key]["actions"] = plugin.actions[record["episode_id"]]
     return episodes
 
 

@@ -55,3 +55,17 @@ def test_all_golden_episodes_repeat_the_recorded_actions_and_metrics(
     golden: dict[str, Any], golden_root: Path, tmp_path: Path
 ) -> None:
     _assert_same(golden["episodes"], run_golden(golden_root, tmp_path, tuple(RUNS)))
+
+
+@pytest.mark.slow
+def test_two_workers_give_the_recorded_results(
+    golden: dict[str, Any], golden_root: Path, tmp_path: Path
+) -> None:
+    """Pool workers run in other processes (their actions are not observable here): every results field must
+    still equal the one-process recording."""
+    names = ("objectnav",)
+    expected = {
+        k: {f: v for f, v in e.items() if f != "actions"} for k, e in _expected(golden, names).items()
+    }
+    got = run_golden(golden_root, tmp_path, names, "eval.num_workers=2", record_actions=False)
+    assert got == expected
