@@ -87,7 +87,8 @@ class ObstacleMap:
         height = d * (rays @ rotation[1]) + np.float32(camera_pose[1, 3] - floor_y)
         keep = (d > 0) & (d < self.config.max_depth)
         keep &= (height >= self.config.min_obstacle_height) & (height <= self.config.max_obstacle_height)
-        d, band_rays = d[keep], rays[keep]
+        kept = np.flatnonzero(keep)  # `take` with indices copies rows ~3x faster than a boolean mask
+        d, band_rays = d.take(kept), rays.take(kept, axis=0)
         x = d * (band_rays @ rotation[0]) + np.float32(camera_pose[0, 3])
         z = d * (band_rays @ rotation[2]) + np.float32(camera_pose[2, 3])
         self._mark_pixels(self.grid.world_to_pixel(np.stack((x, z), axis=1)))
@@ -121,13 +122,13 @@ class ObstacleMap:
 
     def _mark_pixels(self, pixels: np.ndarray) -> np.ndarray:
         """Set the pixels as obstacles; returns those that were not obstacles before."""
-        pixels = pixels[self.grid.in_bounds(pixels)]
+        pixels = pixels.take(np.flatnonzero(self.grid.in_bounds(pixels)), axis=0)
         if len(pixels) == 0:
             return pixels
-        fresh = ~self.obstacles[pixels[:, 0], pixels[:, 1]]
-        if not fresh.any():
+        fresh = np.flatnonzero(~self.obstacles[pixels[:, 0], pixels[:, 1]])
+        if len(fresh) == 0:
             return pixels[:0]
-        pixels = pixels[fresh]
+        pixels = pixels.take(fresh, axis=0)
         self.obstacles[pixels[:, 0], pixels[:, 1]] = True
         self._refresh_navigable(
             pixels[:, 0].min(), pixels[:, 0].max(), pixels[:, 1].min(), pixels[:, 1].max()
