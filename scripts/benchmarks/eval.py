@@ -41,6 +41,7 @@ from rich.console import Console
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _components import COMPONENTS, LOOP_COMPONENTS, component_timers
+from sim import env_step_times
 
 import tango
 from tango.harness.run import run_evaluation
@@ -48,15 +49,6 @@ from tango.harness.run import run_evaluation
 ROOT = Path(tango.__file__).resolve().parents[1]
 """The checkout whose code is measured (the one on PYTHONPATH): this script can time an older checkout."""
 CONFIG_DIR = ROOT / "configs"
-ENV_PATTERN = (
-    "move_forward",
-    "turn_left",
-    "move_forward",
-    "move_forward",
-    "turn_right",
-    "look_up",
-    "look_down",
-)
 
 
 def _config(task: str, output_dir: Path, overrides: list[str]) -> dict[str, Any]:
@@ -76,24 +68,11 @@ def _quiet_run(config: dict[str, Any]) -> dict[str, Any]:
 
 
 def _env_steps(config: dict[str, Any], steps: int) -> tuple[float, float]:
-    """(wall s, CPU s) of `steps` habitat-lab Env.step calls on the task's dataset scenes, resets excluded."""
+    """(wall s, CPU s) of `steps` bare Env.step calls on the default dataset with the run's camera."""
     from tango.scenes.datasets.default import ensure_default_dataset
-    from tango.sim.habitat_env import make_objectnav_env, sim_config_from_dict
+    from tango.sim.habitat_env import sim_config_from_dict
 
-    root = ensure_default_dataset()
-    sim = sim_config_from_dict(dict(config["sim"]))
-    env = make_objectnav_env(root / "objectnav" / "val" / "val.json.gz", root / "scenes", sim)
-    env.reset()
-    wall = cpu = 0.0
-    for done in range(steps):
-        if env.episode_over:
-            env.reset()
-        start, cpu_start = time.perf_counter(), time.process_time()
-        env.step(ENV_PATTERN[done % len(ENV_PATTERN)])
-        wall += time.perf_counter() - start
-        cpu += time.process_time() - cpu_start
-    env.close()
-    return wall, cpu
+    return env_step_times(ensure_default_dataset(), sim_config_from_dict(dict(config["sim"])), steps)
 
 
 def _loop(task: str, episodes: int, warmup: int, env_steps: int, tmp: Path) -> dict[str, Any]:

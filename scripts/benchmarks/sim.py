@@ -76,19 +76,24 @@ def _render_fps(
     return info
 
 
-def _env_steps(data: Path, sim: EmbeddedSimConfig, steps: int) -> dict[str, float]:
+def env_step_times(data: Path, sim: EmbeddedSimConfig, steps: int) -> tuple[float, float]:
+    """(wall s, CPU s) of `steps` habitat-lab Env.step calls on the ObjectNav episodes of `data`, resets excluded."""
     env = make_objectnav_env(data / "objectnav" / "val" / "val.json.gz", data / "scenes", sim)
     env.reset()
-    elapsed, cpu, done = 0.0, 0.0, 0
-    while done < steps:
+    elapsed, cpu = 0.0, 0.0
+    for done in range(steps):
         if env.episode_over:
             env.reset()
         start, cpu_start = time.perf_counter(), time.process_time()
         env.step(STEP_PATTERN[done % len(STEP_PATTERN)])
         elapsed += time.perf_counter() - start
         cpu += time.process_time() - cpu_start
-        done += 1
     env.close()
+    return elapsed, cpu
+
+
+def _env_steps(data: Path, sim: EmbeddedSimConfig, steps: int) -> dict[str, float]:
+    elapsed, cpu = env_step_times(data, sim, steps)
     return {"env_steps_per_s": round(steps / elapsed, 1), "env_cpu_ms_per_step": round(cpu / steps * 1e3, 3)}
 
 
