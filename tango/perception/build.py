@@ -8,7 +8,7 @@ loads no annotations and turns the semantic sensor off).
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 from tango.agent.observation import Observation
 from tango.perception.config import PerceptionConfig, perception_config
@@ -28,6 +28,7 @@ from tango.perception.oracle.ground_truth import GroundTruth, OracleContext
 from tango.perception.registry import COMPONENTS, REGISTRY
 
 CLIP_KINDS = ("clip", "frame_features")
+T = TypeVar("T")
 
 
 def oracle_components(config: PerceptionConfig) -> list[str]:
@@ -47,6 +48,24 @@ def describe_config(config: PerceptionConfig) -> dict[str, Any]:
     return data
 
 
+class Component(Generic[T]):
+    """A bundle attribute that builds the component of its name on first access (models load when used)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, bundle: None, owner: type) -> Component[T]: ...
+
+    @overload
+    def __get__(self, bundle: PerceptionBundle, owner: type) -> T: ...
+
+    def __get__(self, bundle: PerceptionBundle | None, owner: type) -> T | Component[T]:
+        if bundle is None:
+            return self
+        return bundle.component(self.name)
+
+
 class PerceptionBundle:
     """The components the agent calls; `observe(obs, maps)` feeds every frame to the ground truth (when there is
     one) and to the memory."""
@@ -63,33 +82,13 @@ class PerceptionBundle:
         self._models = SharedModels(placement(config.device, config.half))
         self._built: dict[str, Any] = {}
 
-    @property
-    def detector(self) -> Detector:
-        return self._component("detector")  # type: ignore[no-any-return]
-
-    @property
-    def scorer(self) -> ValueScorer:
-        return self._component("scorer")  # type: ignore[no-any-return]
-
-    @property
-    def answerer(self) -> Answerer:
-        return self._component("answerer")  # type: ignore[no-any-return]
-
-    @property
-    def matcher(self) -> ImageGoalLocator:
-        return self._component("matcher")  # type: ignore[no-any-return]
-
-    @property
-    def description(self) -> DescriptionMatcher:
-        return self._component("description")  # type: ignore[no-any-return]
-
-    @property
-    def room(self) -> RoomClassifier:
-        return self._component("room")  # type: ignore[no-any-return]
-
-    @property
-    def memory(self) -> Memory:
-        return self._component("memory")  # type: ignore[no-any-return]
+    detector: Component[Detector] = Component()
+    scorer: Component[ValueScorer] = Component()
+    answerer: Component[Answerer] = Component()
+    matcher: Component[ImageGoalLocator] = Component()
+    description: Component[DescriptionMatcher] = Component()
+    room: Component[RoomClassifier] = Component()
+    memory: Component[Memory] = Component()
 
     def observe(self, obs: Observation, maps: MapView) -> None:
         """Record one frame the agent received: into the ground truth's observed objects, and the memory."""
@@ -101,7 +100,8 @@ class PerceptionBundle:
         """What produced the results, for episodes.jsonl and summary.json."""
         return describe_config(self.config)
 
-    def _component(self, name: str) -> Any:
+    def component(self, name: str) -> Any:
+        """The built component `name` (built now from the registry if it was not yet)."""
         if name not in self._built:
             section = getattr(self.config, name)
             spec = REGISTRY.get(name, section.kind)
@@ -114,5 +114,5 @@ class PerceptionBundle:
 
 
 def build_perception(cfg: Any = None, ground_truth: GroundTruth | None = None) -> PerceptionBundle:
-    """The bundle for `cfg` (dataclass, dict or OmegaConf); `ground_truth` is required by oracle components."""
+    """The bundle for `cfg` (dataclass or dict); `ground_truth` is required by oracle components."""
     return PerceptionBundle(perception_config(cfg), ground_truth)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tango.config_utils import dataclass_from_dict
 from tango.llm import LLMConfig
 
 DEFAULT_ROOMS = [
@@ -143,12 +144,7 @@ class PerceptionConfig:
 
 
 def perception_config(source: Any = None) -> PerceptionConfig:
-    """A validated `PerceptionConfig` from a dataclass, dict or OmegaConf node (unknown keys are an error)."""
-    from omegaconf import OmegaConf
-
+    """A `PerceptionConfig` from a dataclass, or a dict of its fields (unknown keys are an error naming them)."""
     if isinstance(source, PerceptionConfig):
         return source
-    merged = OmegaConf.merge(OmegaConf.structured(PerceptionConfig), source or {})
-    config = OmegaConf.to_object(merged)
-    assert isinstance(config, PerceptionConfig)
-    return config
+    return dataclass_from_dict(PerceptionConfig, source or {}, "perception")

@@ -79,3 +79,14 @@ def test_perception_schema_defaults_read_no_ground_truth_and_the_oracle_preset_n
         "answerer", "description", "detector", "matcher", "memory", "room", "scorer",
     ]  # fmt: skip
     assert oracle.detector.label_similarity == 0.7 and oracle.matcher.kind == "oracle"
+
+
+def test_one_loader_refuses_unknown_keys_by_name_in_every_section() -> None:
+    from tango.perception.config import perception_config
+
+    with pytest.raises(ValueError, match=r"unknown perception.detector setting\(s\) \['treshold'\]"):
+        perception_config({"detector": {"treshold": 0.3}})
+    with pytest.raises(ValueError, match=r"unknown agent.primitives setting\(s\) \['reach'\]"):
+        dataclass_from_dict(GROUP_SCHEMAS["agent"], {"primitives": {"reach": 1.0}}, "agent")
+    with pytest.raises(ValueError, match=r"unknown task setting\(s\) \['agent'\]"):
+        dataclass_from_dict(schema_of("task", "goat"), {"agent": {}}, "task")
