@@ -8,28 +8,47 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any, Protocol
 
 import numpy as np
 
 from tango.agent.api import GoalImage
+from tango.agent.config import AgentConfig
 from tango.agent.context import AgentContext
 from tango.agent.habitat_agent import HabitatAgent
+from tango.agent.sim_session import SimSession
 from tango.harness.episode import EpisodeContext
 from tango.harness.topdown import render_topdown
 from tango.navigation.navigator import Navigator
 from tango.perception.build import PerceptionBundle
+from tango.perception.config import PerceptionConfig
 from tango.perception.oracle.ground_truth import GroundTruth
+from tango.perception.oracle.scene import OracleScene
 from tango.programs.budget import Budget
+from tango.programs.generators.base import ProgramGenerator
 from tango.programs.generators.record import GenerationRecord
-from tango.programs.interpreter import RunResult
+from tango.programs.interpreter import Interpreter, RunResult
 from tango.programs.trace import Trace
+from tango.sim.config import EmbeddedSimConfig
 from tango.tasks.episodes import resolve_scene_path
-from tango.tasks.flow import Point
+from tango.tasks.flow import HabitatTaskConfig, Point
 from tango.tasks.measures import navigation_metrics
 
-if TYPE_CHECKING:
-    from tango.tasks.habitat.runner import HabitatRunner
+
+class Runner(Protocol):
+    """What an episode uses of the worker's runner (tango.tasks.habitat.runner.HabitatRunner)."""
+
+    task: HabitatTaskConfig
+    session: SimSession
+    generator: ProgramGenerator
+    interpreter: Interpreter
+    perception_config: PerceptionConfig
+    agent_config: AgentConfig
+    sim_config: EmbeddedSimConfig
+    scenes_dir: Path
+
+    def scene_truth(self, scene_path: Path) -> OracleScene | None: ...
 
 
 @dataclass
@@ -43,7 +62,7 @@ class _Stop:
 class SimEpisode:
     """One episode on the runner's simulator; `start` must come first."""
 
-    def __init__(self, runner: HabitatRunner, ctx: EpisodeContext, trace: Trace) -> None:
+    def __init__(self, runner: Runner, ctx: EpisodeContext, trace: Trace) -> None:
         self.runner = runner
         self.session = runner.session
         self.ctx = ctx
