@@ -100,8 +100,11 @@ class MapView(Protocol):
 
 
 class Memory(Protocol):
-    """What the agent can recall beyond its own detections: `observe` every frame, `recall(target)` anytime."""
+    """What the agent can recall beyond its own detections: `observe` every frame, `recall(target)` anytime,
+    and `contents()`: everything it can name without a query (for listings and replanning summaries)."""
 
     def observe(self, obs: Observation, maps: MapView) -> None: ...
 
     def recall(self, target: str) -> list[Recollection]: ...
+
+    def contents(self) -> list[Recollection]: ...

@@ -46,6 +46,10 @@ class FrameFeatureMemory:
             Recollection(label, self._area_centre(found.frame_index, floor_y), found.score, f"{label}@memory")
         ]
 
+    def contents(self) -> list[Recollection]:
+        """Nothing: frame features name no object until a text is recalled."""
+        return []
+
     def _area_centre(self, frame_index: int, floor_y: float) -> np.ndarray:
         """The middle of the map cells a remembered frame still owns: one embedding per frame means every one of
         its cells scores the same, so its area (not its first cell) is where the recalled view looked."""
@@ -62,6 +66,9 @@ class NoMemory:
         """Nothing to store."""
 
     def recall(self, target: str) -> list[Recollection]:
+        return []
+
+    def contents(self) -> list[Recollection]:
         return []
 
 

@@ -135,6 +135,7 @@ def test_build_oracle_bundle_describes_itself_and_shares_what_was_observed(
     bundle.observe(kitchen_view, NoMaps())
     assert sorted(r.key or "" for r in bundle.memory.recall("chair")) == ["chair#1", "chair#2"]
     assert bundle.memory.recall("bed") == []
+    assert sorted(r.key or "" for r in bundle.memory.contents()) == ["chair#1", "chair#2"]
     assert bundle.answerer.answer(make_observation(np.zeros((48, 64))), "how many chairs") == "2"
     info = bundle.describe()
     assert info["name"] == "oracle"

@@ -26,6 +26,15 @@ class ObservedObjectsMemory:
             for entry in self.truth.observed.of_category(label)
         ]
 
+    def contents(self) -> list[Recollection]:
+        """Every observed instance, labelled with its category."""
+        return [
+            Recollection(
+                entry.object.category, entry.last_point, 1.0, f"{entry.object.category}#{entry.object.id}"
+            )
+            for entry in self.truth.observed.objects()
+        ]
+
 
 @register("memory", "oracle", oracle=True)
 def observed_objects_memory(config: MemoryConfig, ctx: OracleContext) -> ObservedObjectsMemory:
