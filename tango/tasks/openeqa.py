@@ -1,4 +1,4 @@
-"""OpenEQA (A-EQA, active embodied question answering): question loading.
+"""OpenEQA (A-EQA, active embodied question answering): question loading and the episode flow.
 
 `open-eqa-v0.json` is a list of `{question, answer, category, question_id, episode_history, extra_answers?}`.
 `episode_history` ("hm3d-v0/000-hm3d-BFRyYbPCCPE") names the scene: the part after the second "-" of its last
@@ -10,11 +10,17 @@ tango reads it from an optional `episode_starts.json` beside the questions, mapp
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tango.harness.episode import EpisodeResult, EpisodeSpec
 from tango.tasks.episodes import DatasetError, Quat, Vec3, quat, read_json, require, vec3
+from tango.tasks.flow import EpisodeRun, HabitatFlow, HabitatTaskConfig, episode_result
+from tango.tasks.habitat_runner import HabitatTask
+from tango.tasks.openeqa_scoring import JudgeConfig, LLMMatchJudge, build_judge, score_answer
+from tango.tasks.registry import register_task
 
 CATEGORIES = (
     "object recognition",
@@ -116,3 +122,68 @@ def _question(raw: Any, index: int, file: Path, starts: dict[str, EpisodeStart] 
         start=start,
         source_file=str(file),
     )
+
+
+# --- the OpenEQA flow -------------------------------------------------------------------------------------------
+
+
+@dataclass
+class OpenEQATaskConfig(HabitatTaskConfig):
+    """configs/task/openeqa.yaml; `judge` scores with LLM-Match when enabled (else normalised match only)."""
+
+    name: str = "openeqa"
+    plugin: str = "tango.tasks.openeqa:OpenEQATask"
+    judge: JudgeConfig = field(default_factory=JudgeConfig)
+
+
+class OpenEQAFlow(HabitatFlow):
+    """Explore, then answer: the question as written is the whole instruction; one program returns the answer."""
+
+    schema = OpenEQATaskConfig
+    data_file = "openeqa/open-eqa-v0.json"
+    task: OpenEQATaskConfig
+
+    def __init__(self, task: HabitatTaskConfig) -> None:
+        super().__init__(task)
+        self._judge: LLMMatchJudge | None = None
+
+    def load(self, path: Path) -> Sequence[EQAQuestion]:
+        questions = load_episodes(path)
+        missing = [q.question_id for q in questions if q.start is None]
+        if missing:
+            raise ValueError(f"{path}: questions without a start pose ({STARTS_FILE}): {missing[:5]}")
+        return questions
+
+    def spec(self, episode: EQAQuestion) -> EpisodeSpec:
+        assert episode.start is not None
+        return EpisodeSpec(episode.question_id, episode.start.scene_id, episode.question, episode)
+
+    def failure_metrics(self, spec: EpisodeSpec) -> dict[str, float]:
+        return {"normalised_match": 0.0, **({"llm_match": 0.0} if self.task.judge.enabled else {})}
+
+    def run(self, spec: EpisodeSpec, run: EpisodeRun) -> EpisodeResult:
+        question: EQAQuestion = spec.payload
+        assert question.start is not None
+        start = question.start
+        run.start(start.scene_id, start.start_position, start.start_rotation)
+        record = run.program(question.question)
+        result = run.execute(record, stop_when_done=False)
+        prediction = "" if result is None or result.value is None else str(result.value)
+        run.finish([])
+        if self._judge is None and self.task.judge.enabled:
+            self._judge = build_judge(self.task.judge)
+        metrics, extra = score_answer(
+            question.question, question.answer, prediction, list(question.extra_answers or []), self._judge
+        )
+        episode = episode_result(question.question, record, [result], metrics, run.steps)
+        episode.extra = {"category": question.category, "reference": question.answer, **extra}
+        return episode
+
+
+class OpenEQATask(HabitatTask):
+    """The OpenEQA harness plugin."""
+
+    flow = OpenEQAFlow
+
+
+register_task("openeqa", OpenEQATaskConfig)

@@ -139,7 +139,11 @@ class GraphNavRunner:
 
     def describe(self) -> dict[str, Any]:
         return {
-            "perception": {"name": f"graphnav-{self.config.recognition}", "views": self.config.views},
+            "perception": {
+                "name": f"graphnav-{self.config.recognition}",
+                "views": self.config.views,
+                "oracle_components": ["recognition"] if self.config.recognition == "oracle" else [],
+            },
             "generator": {
                 "name": self.generator_config.get("name", "template")
                 if self.config.agent == "program"
