@@ -16,14 +16,20 @@ from pathlib import Path
 from typing import Any
 
 from tango.agent.sim_session import SimSession
-from tango.harness.episode import EpisodeContext, EpisodeResult, EpisodeSpec
+from tango.harness.episode import (
+    EpisodeContext,
+    EpisodeResult,
+    EpisodeRunner,
+    EpisodeSpec,
+    TaskPlugin,
+    load_plugin,
+)
 from tango.harness.run import run_evaluation
 from tango.scenes.datasets.generate import DatasetConfig, generate_dataset
 from tango.scenes.datasets.goat import GoatConfig
 from tango.scenes.datasets.objectnav import ObjectNavConfig
 from tango.scenes.datasets.openeqa import OpenEQAConfig
 from tango.scenes.datasets.ovon import OVONConfig
-from tango.tasks.habitat_runner import HabitatRunner, HabitatTask
 from tests.agent.synthetic import eval_config, read_jsonl
 
 GOLDEN_FILE = Path(__file__).resolve().parent / "golden_episodes.json"
@@ -48,15 +54,21 @@ ACTION_CODES = {"stop": "S", "move_forward": "F", "turn_left": "L", "turn_right"
 RECORD_KEYS = ("metrics", "num_steps", "subtasks", "failure_reason", "program")
 
 
-class ActionRecordingTask(HabitatTask):
-    """HabitatTask whose runners log every simulator action of each episode as one letter per step."""
+class ActionRecordingTask:
+    """Wraps a task's plugin so that its runners log every simulator action of each episode, one letter a step."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, task: TaskPlugin) -> None:
+        self.task = task
         self.actions: dict[str, str] = {}
 
-    def make_runner(self, cfg: dict[str, Any]) -> HabitatRunner:
-        runner = super().make_runner(cfg)
+    def list_episodes(self, cfg: dict[str, Any]) -> list[EpisodeSpec]:
+        return self.task.list_episodes(cfg)
+
+    def failure_metrics(self, spec: EpisodeSpec) -> dict[str, float]:
+        return self.task.failure_metrics(spec)
+
+    def make_runner(self, cfg: dict[str, Any]) -> EpisodeRunner:
+        runner: Any = self.task.make_runner(cfg)
         session: SimSession = runner.session
         step = session.step
         run_episode = runner.run
@@ -73,7 +85,7 @@ class ActionRecordingTask(HabitatTask):
             return result
 
         session.step = recording_step  # type: ignore[method-assign]
-        runner.run = recording_episode  # type: ignore[method-assign]
+        runner.run = recording_episode
         return runner
 
 
@@ -106,11 +118,11 @@ def run_golden(
         overrides = ("eval.num_workers=1", *overrides)
     for name in names:
         task, count, run_overrides = RUNS[name]
-        plugin = ActionRecordingTask() if record_actions else None
         config = eval_config(
             root, task, out / name, f"eval.num_episodes={count}", f"task.max_steps={MAX_STEPS}",
             *run_overrides, *overrides,
         )  # fmt: skip
+        plugin = ActionRecordingTask(load_plugin(config["task"]["plugin"], task)) if record_actions else None
         run_evaluation(config, plugin=plugin)
         for record in read_jsonl(out / name / "episodes.jsonl"):
             key = f"{name}/{record['episode_id']}"
