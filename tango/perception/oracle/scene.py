@@ -5,12 +5,22 @@ Only components named oracle hold an `OracleScene`; the agent's own logic never 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from tango.sim.scene import Room, SceneAnnotations, SceneObject, load_annotations
+
+
+@dataclass
+class FrameMemo:
+    """What oracle components computed about the last frame they were given (`tango.perception.oracle.visible`
+    fills it): several of them read every frame, and the frame is recognised by identity."""
+
+    frame: object = None
+    results: dict[Any, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -20,6 +30,7 @@ class OracleScene:
     scene_id: str
     objects: dict[int, SceneObject]
     rooms: tuple[Room, ...]
+    memo: FrameMemo = field(default_factory=FrameMemo, compare=False, repr=False)
 
     @classmethod
     def from_annotations(cls, annotations: SceneAnnotations) -> OracleScene:

@@ -31,7 +31,21 @@ class VisibleObject:
 
 
 def visible_objects(obs: Observation, scene: OracleScene, min_pixels: int) -> list[VisibleObject]:
-    """Annotated objects visible in `obs.semantic` with >= `min_pixels` pixels, largest first."""
+    """Annotated objects visible in `obs.semantic` with >= `min_pixels` pixels, largest first.
+
+    Computed once per frame and size: the ground truth, the detector, the value scorer and the answerer all ask
+    about the frame the agent just received, so the list is shared between them (do not modify it)."""
+    memo = scene.memo
+    if memo.frame is not obs:
+        memo.frame, memo.results = obs, {}
+    key = ("visible", min_pixels)
+    if key not in memo.results:
+        memo.results[key] = _find_visible(obs, scene, min_pixels)
+    found: list[VisibleObject] = memo.results[key]
+    return found
+
+
+def _find_visible(obs: Observation, scene: OracleScene, min_pixels: int) -> list[VisibleObject]:
     if obs.semantic is None:
         raise ValueError("oracle perception needs the semantic sensor (Observation.semantic is None)")
     semantic = np.asarray(obs.semantic)
