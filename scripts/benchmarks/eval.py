@@ -44,6 +44,7 @@ from _components import COMPONENTS, LOOP_COMPONENTS, component_timers
 from sim import env_step_times
 
 import tango
+import tango.eval  # (importing the entry point registers the config schemas with hydra)
 from tango.harness.run import run_evaluation
 
 ROOT = Path(tango.__file__).resolve().parents[1]
