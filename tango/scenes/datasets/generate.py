@@ -143,9 +143,8 @@ def _write_dataset(root: Path, config: DatasetConfig, scene_writer: SceneWriter)
         for index in range(config.num_scenes):
             scene_id = f"apt_{index:03d}"
             scene_writer(scenes_dir, scene_id, scene_seed(config.seed, index))
-            rng = np.random.default_rng([config.seed, index, 0])
             ctx = build_scene_context(
-                scenes_dir / f"{scene_id}.glb", f"{scene_id}.glb", config.view_points, rng, gl
+                scenes_dir / f"{scene_id}.glb", f"{scene_id}.glb", config.view_points, gl
             )
             _write_scene(root, ctx, config, index, counts, questions, starts)
             scene_ids.append(scene_id)
@@ -193,9 +192,12 @@ def _write_scene(
     data = ovon.scene_content(ctx, np.random.default_rng([seed, index, 2]), config.ovon, counts["ovon"])
     write_json_gz(root / "ovon" / ovon.SPLIT / content, data)
     counts["ovon"] += len(data["episodes"])
-    pixels = config.view_points.width * config.view_points.height
     data = goat.scene_content(
-        ctx, np.random.default_rng([seed, index, 3]), config.goat, counts["goat"], pixels
+        ctx,
+        np.random.default_rng([seed, index, 3]),
+        config.goat,
+        counts["goat"],
+        config.view_points.frame_pixels,
     )
     write_json_gz(root / "goat" / goat.SPLIT / content, data)
     counts["goat"] += len(data["episodes"])

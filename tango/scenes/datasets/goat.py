@@ -33,6 +33,7 @@ class GoatConfig:
     min_geodesic_m: float = 1.0
     image_goals_per_object: int = 2
     min_image_coverage: float = 0.02
+    min_image_separation_m: float = 0.5
     image_hfov_deg: float = 79.0
     image_size: int = 256
     camera_height_m: float = 0.88
@@ -56,9 +57,20 @@ def image_goal_json(view: ObjectView, config: GoatConfig, render_pixels: int) ->
 
 
 def _image_views(views: list[ObjectView], config: GoatConfig, render_pixels: int) -> list[ObjectView]:
-    """The best-IoU view points where the instance fills enough of the frame to make a useful goal image."""
-    framed = [v for v in views if v.pixels >= config.min_image_coverage * render_pixels]
-    return framed[: config.image_goals_per_object]
+    """The best-IoU view points where the instance fills enough of the frame to make a useful goal image,
+    at least `min_image_separation_m` apart (neighbouring grid view points would give the same picture)."""
+    chosen: list[ObjectView] = []
+    for view in views:
+        if len(chosen) == config.image_goals_per_object:
+            break
+        far = all(
+            np.hypot(view.position[0] - c.position[0], view.position[2] - c.position[2])
+            >= config.min_image_separation_m
+            for c in chosen
+        )
+        if far and view.pixels >= config.min_image_coverage * render_pixels:
+            chosen.append(view)
+    return chosen
 
 
 def goat_goals(ctx: SceneContext, config: GoatConfig, render_pixels: int) -> dict[str, list[dict[str, Any]]]:
@@ -84,7 +96,8 @@ def _subtasks(
     ctx: SceneContext, goals: dict[str, list[dict[str, Any]]], rng: np.random.Generator, count: int
 ) -> list[list[Any]]:
     """`count` subtasks covering every available goal type in random order, never the same instance twice in a
-    row."""
+    row; object subtasks carry no instance id (null), as the published files: any instance of the category is a
+    goal."""
     by_id = {g["object_id"]: g for entries in goals.values() for g in entries}
     pools: dict[str, list[SceneObject]] = {
         "object": ctx.goal_objects(),
@@ -99,7 +112,7 @@ def _subtasks(
     for goal_type in sequence:
         pool = [o for o in pools[goal_type] if o.id != previous] or pools[goal_type]
         obj = pool[int(rng.integers(len(pool)))]
-        task: list[Any] = [obj.category, goal_type, obj.id]
+        task: list[Any] = [obj.category, goal_type, None if goal_type == "object" else obj.id]
         if goal_type == "image":
             task.append(int(rng.integers(len(by_id[obj.id]["image_goals"]))))
         tasks.append(task)

@@ -1,6 +1,6 @@
 """OpenEQA files for synthetic scenes: `open-eqa-v0.json` plus `episode_starts.json` (tango's start poses).
 
-Each scene gets `histories_per_scene` episode histories named "tango-synthetic-v1/{index:03d}-synthetic-{scene}"
+Each scene gets `histories_per_scene` episode histories named "tango-synthetic-v2/{index:03d}-synthetic-{scene}"
 (the published "hm3d-v0/000-hm3d-BFRyYbPCCPE" pattern), each with its own navigable start pose; questions
 are spread over them.
 """
@@ -17,7 +17,7 @@ from tango.scenes.datasets.questions import scene_questions
 from tango.scenes.datasets.records import start_json
 
 QUESTIONS_FILE = "open-eqa-v0.json"
-HISTORY_PREFIX = "tango-synthetic-v1"
+HISTORY_PREFIX = "tango-synthetic-v2"
 
 
 @dataclass(frozen=True)
