@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,7 +40,7 @@ from tango.programs.trace import Trace
 from tango.sim.habitat_env import sim_config_from_dict
 from tango.sim.scene import annotation_path_for, load_annotations
 from tango.tasks import goat, objectnav, openeqa, ovon
-from tango.tasks.episodes import NavEpisode, resolve_scene_path
+from tango.tasks.episodes import EpisodeError, Loaded, NavEpisode, resolve_scene_path
 from tango.tasks.measures import aggregate_subtasks, navigation_metrics
 from tango.tasks.openeqa_scoring import JudgeConfig, build_judge, score_answer
 
@@ -52,11 +52,11 @@ DATA_FILES = {
     "goat": "goat/{split}/{split}.json.gz",
     "openeqa": "openeqa/open-eqa-v0.json",
 }
-LOADERS: dict[str, Callable[[Path], Sequence[Any]]] = {
-    "objectnav": objectnav.load_episodes,
-    "ovon": ovon.load_episodes,
-    "goat": goat.load_episodes,
-    "openeqa": openeqa.load_episodes,
+READERS: dict[str, Callable[[Path], Loaded[Any]]] = {
+    "objectnav": objectnav.read_episodes,
+    "ovon": ovon.read_episodes,
+    "goat": goat.read_episodes,
+    "openeqa": openeqa.read_episodes,
 }
 GOAL_PHRASES = {
     "description": "Find the object described in goal_description.",
@@ -75,6 +75,7 @@ class HabitatTaskConfig:
     split: str = "val"
     success_distance: float = 1.0
     max_steps: int = 500
+    strict: bool = False
     agent: dict[str, Any] = field(default_factory=dict)
     judge: dict[str, Any] = field(default_factory=dict)
 
@@ -130,6 +131,31 @@ def episode_spec(task: str, episode: Any) -> EpisodeSpec:
     )
 
 
+@dataclass(frozen=True)
+class MalformedEpisode:
+    """The payload of an episode the loader could not read (task.strict=false): running it fails with the
+    loader's message, which names the file, the episode and the field."""
+
+    task: str
+    problem: EpisodeError
+
+
+def malformed_spec(task: str, problem: EpisodeError) -> EpisodeSpec:
+    """A harness episode that fails at once with the loader's problem (the run records it and goes on)."""
+    episode_id = problem.record_field("question_id" if task == "openeqa" else "episode_id")
+    raw_tasks = problem.record.get("tasks") if isinstance(problem.record, dict) else None
+    types = tuple(
+        t[1] for t in raw_tasks or () if isinstance(t, list) and len(t) > 1 and t[1] in goat.GOAL_TYPES
+    )
+    return EpisodeSpec(
+        episode_id if episode_id is not None else f"{Path(problem.path).name}#{problem.index}",
+        problem.record_field("scene_id") or "",
+        "",
+        MalformedEpisode(task, problem),
+        types if task == "goat" else (),
+    )
+
+
 def unique_ids(specs: list[EpisodeSpec]) -> list[EpisodeSpec]:
     """Prefix ids with the scene when the file reuses ids across scenes (HM3D restarts them per scene)."""
     counts = Counter(spec.episode_id for spec in specs)
@@ -154,14 +180,16 @@ class HabitatTask:
         task = task_config(cfg)
         self._judged = bool(task.judge.get("enabled", False))
         data, _ = dataset_paths(task)
-        episodes = LOADERS[task.name](data)
+        loaded = READERS[task.name](data)
+        episodes = loaded.strict() if task.strict else loaded.episodes
         if task.name == "openeqa":
             missing = [e.question_id for e in episodes if e.start is None]
             if missing:
                 raise ValueError(
                     f"{data}: questions without a start pose (episode_starts.json): {missing[:5]}"
                 )
-        return unique_ids([episode_spec(task.name, e) for e in episodes])
+        specs = [episode_spec(task.name, e) for e in episodes]
+        return unique_ids(specs + [malformed_spec(task.name, p) for p in loaded.problems])
 
     def make_runner(self, cfg: dict[str, Any]) -> HabitatRunner:
         return HabitatRunner(cfg)
@@ -170,7 +198,10 @@ class HabitatTask:
         self._judged = False
 
     def failure_metrics(self, spec: EpisodeSpec) -> dict[str, float]:
-        if isinstance(spec.payload, openeqa.EQAQuestion):
+        payload = spec.payload
+        if isinstance(payload, openeqa.EQAQuestion) or (
+            isinstance(payload, MalformedEpisode) and payload.task == "openeqa"
+        ):
             return {"normalised_match": 0.0, **({"llm_match": 0.0} if self._judged else {})}
         return {"success": 0.0, "spl": 0.0, "soft_spl": 0.0}
 
@@ -226,6 +257,8 @@ class HabitatRunner:
 
     def run(self, spec: EpisodeSpec, ctx: EpisodeContext) -> EpisodeResult:
         episode = spec.payload
+        if isinstance(episode, MalformedEpisode):
+            raise episode.problem
         trace = Trace(ctx.trace_path)
         try:
             if self.task.name == "goat":

@@ -4,7 +4,8 @@
 `episode_history` ("hm3d-v0/000-hm3d-BFRyYbPCCPE") names the scene: the part after the second "-" of its last
 path component. The published file has no start pose (A-EQA takes it from the first frame of the history);
 tango reads it from an optional `episode_starts.json` beside the questions, mapping episode_history to
-`{scene_id, start_position, start_rotation}` (the synthetic generator writes one).
+`{scene_id, start_position, start_rotation}` (the synthetic generator writes one). `read_episodes` returns the
+good questions with a named problem per malformed one; `load_episodes` refuses the file at the first.
 """
 
 from __future__ import annotations
@@ -14,7 +15,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tango.tasks.episodes import DatasetError, Quat, Vec3, quat, read_json, require, vec3
+from tango.tasks.episodes import (
+    DatasetError,
+    FieldError,
+    Loaded,
+    Quat,
+    Vec3,
+    episode_label,
+    parse_each,
+    quat,
+    read_json,
+    require,
+    text,
+    vec3,
+)
 
 CATEGORIES = (
     "object recognition",
@@ -63,56 +77,70 @@ def scene_from_history(episode_history: str) -> str:
     return parts[2] if len(parts) == 3 else last
 
 
-def load_episodes(path: str | os.PathLike[str]) -> list[EQAQuestion]:
-    """The questions of an OpenEQA file, with start poses from `episode_starts.json` beside it when present."""
+def read_episodes(path: str | os.PathLike[str]) -> Loaded[EQAQuestion]:
+    """The questions of an OpenEQA file, with start poses from `episode_starts.json` beside it when present,
+    and a named problem per malformed question."""
     file = Path(path)
     data = read_json(file)
     if not isinstance(data, list):
         raise DatasetError(file, "top level must be a JSON list of questions")
-    starts = _load_starts(file.parent / STARTS_FILE)
-    return [_question(raw, i, file, starts) for i, raw in enumerate(data)]
+    starts_file = file.parent / STARTS_FILE
+    starts = _load_starts(starts_file) if starts_file.exists() else None
+    return parse_each(
+        file,
+        data,
+        lambda raw, _: _question(raw, file, starts),
+        lambda raw, index: episode_label(raw, index, "question", "question_id"),
+    )
 
 
-def _load_starts(file: Path) -> dict[str, EpisodeStart] | None:
-    if not file.exists():
-        return None
+def load_episodes(path: str | os.PathLike[str]) -> list[EQAQuestion]:
+    """The questions of an OpenEQA file; a malformed question refuses the file (EpisodeError)."""
+    return read_episodes(path).strict()
+
+
+def _load_starts(file: Path) -> dict[str, EpisodeStart | FieldError]:
+    """episode_history -> its start pose, or the problem with its entry (reported by the questions using it)."""
     data = read_json(file)
     if not isinstance(data, dict):
         raise DatasetError(file, "top level must be a JSON object keyed by episode_history")
-    return {
-        history: EpisodeStart(
-            scene_id=str(require(raw, "scene_id", file, history)),
-            start_position=vec3(
-                require(raw, "start_position", file, history), file, f"{history} start_position"
-            ),
-            start_rotation=quat(
-                require(raw, "start_rotation", file, history), file, f"{history} start_rotation"
-            ),
+    return {history: _start(raw, f"{file.name}[{history!r}]") for history, raw in data.items()}
+
+
+def _start(raw: Any, name: str) -> EpisodeStart | FieldError:
+    try:
+        return EpisodeStart(
+            scene_id=text(require(raw, "scene_id", name), f"{name}.scene_id"),
+            start_position=vec3(require(raw, "start_position", name), f"{name}.start_position"),
+            start_rotation=quat(require(raw, "start_rotation", name), f"{name}.start_rotation"),
         )
-        for history, raw in data.items()
-    }
+    except FieldError as exc:
+        return exc
 
 
-def _question(raw: Any, index: int, file: Path, starts: dict[str, EpisodeStart] | None) -> EQAQuestion:
-    what = f"question {index}"
-    history = str(require(raw, "episode_history", file, what))
+def _question(raw: Any, file: Path, starts: dict[str, EpisodeStart | FieldError] | None) -> EQAQuestion:
+    history = text(require(raw, "episode_history"), "episode_history")
     extra = raw.get("extra_answers")
-    if extra is not None and not isinstance(extra, list):
-        raise DatasetError(file, f"{what} extra_answers must be a list")
+    if extra is not None and (not isinstance(extra, list) or not all(isinstance(a, str) for a in extra)):
+        raise FieldError("extra_answers", f"must be a list of strings, got {extra!r}")
     start = None
     if starts is not None:
         if history not in starts:
-            raise DatasetError(
-                file.parent / STARTS_FILE, f"no start pose for episode_history {history!r} ({what})"
-            )
-        start = starts[history]
+            raise FieldError("episode_history", f"{history!r} has no start pose in {STARTS_FILE}")
+        found = starts[history]
+        if isinstance(found, FieldError):
+            raise found
+        start = found
+    answer = require(raw, "answer")
+    if not isinstance(answer, (str, int, float)) or isinstance(answer, bool):
+        raise FieldError("answer", f"must be a string, got {answer!r}")
     return EQAQuestion(
-        question=str(require(raw, "question", file, what)),
-        answer=str(require(raw, "answer", file, what)),
-        category=str(require(raw, "category", file, what)),
-        question_id=str(require(raw, "question_id", file, what)),
+        question=text(require(raw, "question"), "question"),
+        answer=str(answer),
+        category=text(require(raw, "category"), "category"),
+        question_id=str(require(raw, "question_id")),
         episode_history=history,
-        extra_answers=tuple(str(a) for a in extra) if extra is not None else None,
+        extra_answers=tuple(extra) if extra is not None else None,
         start=start,
         source_file=str(file),
     )
