@@ -7,7 +7,9 @@ object | description | image. As GOAT-Bench's own dataset class (`GoatDatasetV1.
 an object subtask is satisfied by any instance of the category (the published files give it no instance id,
 `null`), a description or image subtask only by the instance named; the goals of the category's
 `children_object_categories` count too; and a description subtask whose lang_desc is longer than 55 words is
-dropped (counted in `filtered_subtasks`). `read_episodes` returns the good episodes with a named problem per
+dropped (counted in `filtered_subtasks`). A `description_facts.json` beside the split file (tango's synthetic
+datasets write one) gives what each description states, by instance key "{scene}_{object_id}"; it is attached
+to description subtasks for evaluation code (`GoatSubtask.description_facts`), never shown to the agent. `read_episodes` returns the good episodes with a named problem per
 malformed one; `load_episodes` refuses the split at the first.
 """
 
@@ -20,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from tango.tasks.episodes import (
+    DatasetError,
     FieldError,
     GoalTable,
     Loaded,
@@ -31,6 +34,7 @@ from tango.tasks.episodes import (
     goals_key,
     parse_each,
     quat,
+    read_json,
     require,
     split_sources,
     text,
@@ -40,6 +44,7 @@ from tango.tasks.episodes import (
 
 GOAL_TYPES = ("object", "description", "image")
 MAX_DESCRIPTION_WORDS = 55
+FACTS_FILE = "description_facts.json"
 
 
 @dataclass(frozen=True)
@@ -76,6 +81,7 @@ class GoatSubtask:
     object_id: int | str | None
     image_idx: int | None
     goals: tuple[GoatGoal, ...]
+    description_facts: dict[str, Any] | None = None
 
     @property
     def target(self) -> GoatGoal | None:
@@ -116,12 +122,13 @@ class GoatEpisode:
 
 def read_episodes(path: str | os.PathLike[str]) -> Loaded[GoatEpisode]:
     """Episodes of one GOAT-Bench split (the split file or its directory), with per-episode problems."""
-    _, split_data, sources = split_sources(path)
+    split_file, split_data, sources = split_sources(path)
     shared = split_data.get("goals", {})
+    facts = _description_facts(split_file.parent / FACTS_FILE)
     loaded: Loaded[GoatEpisode] = Loaded([])
     for file, data in sources:
         table = GoalTable("goals", goal_table(file, data, shared, "goals"), _goal)
-        part = parse_each(file, data["episodes"], partial(_episode, file=file, table=table))
+        part = parse_each(file, data["episodes"], partial(_episode, file=file, table=table, facts=facts))
         loaded.episodes.extend(part.episodes)
         loaded.problems.extend(part.problems)
     return loaded
@@ -130,6 +137,22 @@ def read_episodes(path: str | os.PathLike[str]) -> Loaded[GoatEpisode]:
 def load_episodes(path: str | os.PathLike[str]) -> list[GoatEpisode]:
     """Episodes of one GOAT-Bench split; a malformed episode refuses the file (EpisodeError)."""
     return read_episodes(path).strict()
+
+
+def instance_key(scene_id: str, object_id: Any) -> str:
+    """GOAT-Bench's instance key: the scene file's name without .glb/.basis, "_", the object id."""
+    stem = os.path.basename(scene_id).removesuffix(".glb").removesuffix(".basis")
+    return f"{stem}_{object_id}"
+
+
+def _description_facts(file: Path) -> dict[str, dict[str, Any]]:
+    """The description facts beside a split, by instance key (empty when the file is absent)."""
+    if not file.exists():
+        return {}
+    data = read_json(file)
+    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+        raise DatasetError(file, "top level must be a JSON object of facts keyed by '{scene}_{object_id}'")
+    return data
 
 
 def _goal(raw: Any, name: str) -> GoatGoal:
@@ -170,12 +193,14 @@ def _image_goal(raw: Any, name: str) -> ImageGoalParameters:
     )
 
 
-def _episode(raw: Any, index: int, *, file: Path, table: GoalTable[GoatGoal]) -> GoatEpisode:
+def _episode(
+    raw: Any, index: int, *, file: Path, table: GoalTable[GoatGoal], facts: dict[str, dict[str, Any]]
+) -> GoatEpisode:
     scene_id = text(require(raw, "scene_id"), "scene_id")
     raw_tasks = require(raw, "tasks")
     if not isinstance(raw_tasks, list) or not raw_tasks:
         raise FieldError("tasks", "must be a non-empty list of subtasks")
-    parsed = [_subtask(t, scene_id, f"tasks[{j}]", table) for j, t in enumerate(raw_tasks)]
+    parsed = [_subtask(t, scene_id, f"tasks[{j}]", table, facts) for j, t in enumerate(raw_tasks)]
     tasks = tuple(t for t in parsed if t is not None)
     if not tasks:
         raise FieldError(
@@ -220,7 +245,9 @@ def _first_category(table: GoalTable[GoatGoal], key: str) -> str | None:
         return None
 
 
-def _subtask(raw: Any, scene_id: str, name: str, table: GoalTable[GoatGoal]) -> GoatSubtask | None:
+def _subtask(
+    raw: Any, scene_id: str, name: str, table: GoalTable[GoatGoal], facts: dict[str, dict[str, Any]]
+) -> GoatSubtask | None:
     """One subtask with the goals that satisfy it; None when GOAT-Bench drops it (a description too long)."""
     if not isinstance(raw, list) or len(raw) not in (3, 4) or not isinstance(raw[0], str):
         raise FieldError(name, f"must be [category, goal_type, object_id(, image_idx)], got {raw!r}")
@@ -248,4 +275,5 @@ def _subtask(raw: Any, scene_id: str, name: str, table: GoalTable[GoatGoal]) -> 
             )
         if len(desc.split(" ")) > MAX_DESCRIPTION_WORDS:
             return None
-    return GoatSubtask(category, goal_type, object_id, image_idx, (target[0],))
+    stated = facts.get(instance_key(scene_id, object_id)) if goal_type == "description" else None
+    return GoatSubtask(category, goal_type, object_id, image_idx, (target[0],), stated)

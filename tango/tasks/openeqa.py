@@ -4,7 +4,9 @@
 `episode_history` ("hm3d-v0/000-hm3d-BFRyYbPCCPE") names the scene: the part after the second "-" of its last
 path component. The published file has no start pose (A-EQA takes it from the first frame of the history);
 tango reads it from an optional `episode_starts.json` beside the questions, mapping episode_history to
-`{scene_id, start_position, start_rotation}` (the synthetic generator writes one). `read_episodes` returns the
+`{scene_id, start_position, start_rotation}` (the synthetic generator writes one), and what each question
+asks from an optional `question_facts.json` (question_id -> `{facts, evidence}`: the structured query and the
+ids of the objects its answer rests on), for evaluation code and named oracles, never the agent. `read_episodes` returns the
 good questions with a named problem per malformed one; `load_episodes` refuses the file at the first.
 """
 
@@ -40,6 +42,7 @@ CATEGORIES = (
     "world knowledge",
 )
 STARTS_FILE = "episode_starts.json"
+FACTS_FILE = "question_facts.json"
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,8 @@ class EQAQuestion:
     episode_history: str
     extra_answers: tuple[str, ...] | None = None
     start: EpisodeStart | None = None
+    facts: dict[str, Any] | None = None
+    evidence: tuple[int, ...] = ()
     source_file: str = field(default="", compare=False)
 
     @property
@@ -86,10 +91,11 @@ def read_episodes(path: str | os.PathLike[str]) -> Loaded[EQAQuestion]:
         raise DatasetError(file, "top level must be a JSON list of questions")
     starts_file = file.parent / STARTS_FILE
     starts = _load_starts(starts_file) if starts_file.exists() else None
+    facts = _load_facts(file.parent / FACTS_FILE)
     return parse_each(
         file,
         data,
-        lambda raw, _: _question(raw, file, starts),
+        lambda raw, _: _question(raw, file, starts, facts),
         lambda raw, index: episode_label(raw, index, "question", "question_id"),
     )
 
@@ -107,6 +113,20 @@ def _load_starts(file: Path) -> dict[str, EpisodeStart | FieldError]:
     return {history: _start(raw, f"{file.name}[{history!r}]") for history, raw in data.items()}
 
 
+def _load_facts(file: Path) -> dict[str, dict[str, Any]]:
+    """question_id -> {facts, evidence}, or empty when there is no facts file."""
+    if not file.exists():
+        return {}
+    data = read_json(file)
+    valid = isinstance(data, dict) and all(
+        isinstance(v, dict) and isinstance(v.get("facts"), dict) and isinstance(v.get("evidence", []), list)
+        for v in data.values()
+    )
+    if not valid:
+        raise DatasetError(file, "top level must map question_id to {facts: {...}, evidence: [object ids]}")
+    return data
+
+
 def _start(raw: Any, name: str) -> EpisodeStart | FieldError:
     try:
         return EpisodeStart(
@@ -118,7 +138,12 @@ def _start(raw: Any, name: str) -> EpisodeStart | FieldError:
         return exc
 
 
-def _question(raw: Any, file: Path, starts: dict[str, EpisodeStart | FieldError] | None) -> EQAQuestion:
+def _question(
+    raw: Any,
+    file: Path,
+    starts: dict[str, EpisodeStart | FieldError] | None,
+    facts: dict[str, dict[str, Any]],
+) -> EQAQuestion:
     history = text(require(raw, "episode_history"), "episode_history")
     extra = raw.get("extra_answers")
     if extra is not None and (not isinstance(extra, list) or not all(isinstance(a, str) for a in extra)):
@@ -134,13 +159,17 @@ def _question(raw: Any, file: Path, starts: dict[str, EpisodeStart | FieldError]
     answer = require(raw, "answer")
     if not isinstance(answer, (str, int, float)) or isinstance(answer, bool):
         raise FieldError("answer", f"must be a string, got {answer!r}")
+    question_id = str(require(raw, "question_id"))
+    known = facts.get(question_id, {})
     return EQAQuestion(
         question=text(require(raw, "question"), "question"),
         answer=str(answer),
         category=text(require(raw, "category"), "category"),
-        question_id=str(require(raw, "question_id")),
+        question_id=question_id,
         episode_history=history,
         extra_answers=tuple(extra) if extra is not None else None,
         start=start,
+        facts=known.get("facts"),
+        evidence=tuple(int(i) for i in known.get("evidence", [])),
         source_file=str(file),
     )

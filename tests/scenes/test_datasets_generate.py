@@ -13,6 +13,9 @@ import pytest
 
 from tango.scenes import __main__ as scenes_cli
 from tango.scenes.datasets import default as default_dataset
+from tango.scenes.datasets import openeqa as openeqa_writer
+from tango.scenes.datasets.descriptions import DescriptionFacts
+from tango.scenes.datasets.facts import find_neighbours
 from tango.scenes.datasets.generate import (
     STAMP_FILE,
     DatasetConfig,
@@ -188,7 +191,7 @@ def test_goat_descriptions_are_unique_per_category_in_each_scene(dataset: Path) 
             assert len(texts) == len(set(texts)), key
             for g in instances:
                 if g["lang_desc"]:
-                    assert g["object_category"] in g["lang_desc"] and " in the " in g["lang_desc"]
+                    assert g["object_category"] in g["lang_desc"] and "in the " in g["lang_desc"]
             described += len(texts)
     assert described >= 10
 
@@ -200,9 +203,46 @@ def test_openeqa_questions_have_all_categories_and_start_poses(dataset: Path) ->
     assert len({q.question_id for q in questions}) == len(questions)
     for q in questions:
         assert q.start is not None and q.scene in ("apt_000", "apt_001")
-        _, grid = scenes.get(q.start.scene_id)
+        scene, grid = scenes.get(q.start.scene_id)
         assert grid.is_navigable(np.asarray(q.start.start_position))
         assert q.answer
+        assert q.facts is not None and q.facts["kind"] in {
+            "identify", "attribute", "clear", "locate", "neighbour", "use", "knowledge"
+        }  # fmt: skip
+        assert scene.annotations is not None and q.evidence
+        assert all(scene.annotations.object_by_id(i) for i in q.evidence)
+
+
+def test_evaluation_questions_are_the_training_questions_in_held_out_words(dataset: Path) -> None:
+    heldout = openeqa.load_episodes(dataset / "openeqa" / openeqa_writer.QUESTIONS_FILE)
+    train = openeqa.load_episodes(dataset / "openeqa" / openeqa_writer.TRAIN_QUESTIONS_FILE)
+    assert [q.question_id for q in heldout] == [q.question_id for q in train]
+    assert [(q.answer, q.facts) for q in heldout] == [(q.answer, q.facts) for q in train]
+    train_sentences = {q.question for q in train}
+    assert not {q.question for q in heldout} & train_sentences
+
+
+def test_goat_description_facts_single_out_the_described_instance(dataset: Path) -> None:
+    scenes = _Scenes(dataset)
+    described = 0
+    for episode in goat.load_episodes(dataset / "goat" / "val_unseen"):
+        scene, _ = scenes.get(episode.scene_id)
+        assert scene.annotations is not None
+        neighbours = find_neighbours(scene.annotations)
+        for task in episode.tasks:
+            if task.goal_type != "description":
+                continue
+            assert task.description_facts is not None
+            stated = DescriptionFacts(
+                task.description_facts["category"],
+                task.description_facts["attributes"],
+                task.description_facts["room"],
+                tuple(task.description_facts["near"]),
+            )
+            fitting = [o.id for o in scene.annotations.objects if stated.fits(o, neighbours)]
+            assert fitting == [task.object_id]
+            described += 1
+    assert described >= 3
 
 
 def test_same_seed_gives_the_same_files(tmp_path: Path) -> None:

@@ -454,3 +454,25 @@ def test_scene_paths_resolve_like_habitat(tmp_path: Path) -> None:
     assert resolve_scene_path(HM3D_SCENE, tmp_path) == tmp_path / HM3D_SCENE
     assert resolve_scene_path("data/scene_datasets/" + HM3D_SCENE, tmp_path) == tmp_path / HM3D_SCENE
     assert resolve_scene_path("/abs/apt_000.glb", tmp_path) == Path("/abs/apt_000.glb")
+
+
+def test_openeqa_question_facts_sidecar_is_read_for_evaluation(tmp_path: Path) -> None:
+    (tmp_path / "open-eqa-v0.json").write_text(json.dumps([_eqa_question("a"), _eqa_question("b")]))
+    facts = {"kind": "neighbour", "target": {"category": "desk", "room": "office"}}
+    (tmp_path / openeqa.FACTS_FILE).write_text(json.dumps({"a": {"facts": facts, "evidence": [4, 9]}}))
+    first, second = openeqa.load_episodes(tmp_path / "open-eqa-v0.json")
+    assert first.facts == facts and first.evidence == (4, 9)
+    assert second.facts is None and second.evidence == ()
+    (tmp_path / openeqa.FACTS_FILE).write_text(json.dumps({"a": {"evidence": [4]}}))
+    with pytest.raises(DatasetError, match=r"question_facts\.json: top level must map question_id"):
+        openeqa.read_episodes(tmp_path / "open-eqa-v0.json")
+
+
+def test_goat_description_facts_sidecar_is_attached_to_description_subtasks(tmp_path: Path) -> None:
+    split = _goat_split(tmp_path, "val_unseen", _goat_content())
+    stated = {"category": "bed", "attributes": {"size": "large"}, "room": None, "near": ["lamp"]}
+    (split.parent / goat.FACTS_FILE).write_text(json.dumps({"TEEsavR23oF_3": stated}))
+    (episode,) = goat.load_episodes(split)
+    assert episode.tasks[1].description_facts == stated
+    assert episode.tasks[4].description_facts is None  # no facts given for object 7
+    assert all(t.description_facts is None for t in episode.tasks if t.goal_type != "description")
