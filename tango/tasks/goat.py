@@ -22,24 +22,26 @@ from pathlib import Path
 from typing import Any
 
 from tango.tasks.episodes import (
-    DatasetError,
-    FieldError,
     GoalTable,
-    Loaded,
-    Quat,
-    Vec3,
     ViewPoint,
     children,
     goal_table,
     goals_key,
+    split_sources,
+    view_points,
+)
+from tango.tasks.fields import (
+    DatasetError,
+    FieldError,
+    Loaded,
+    Quat,
+    Vec3,
     parse_each,
     quat,
     read_json,
     require,
-    split_sources,
     text,
     vec3,
-    view_points,
 )
 
 GOAL_TYPES = ("object", "description", "image")

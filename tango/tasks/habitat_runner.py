@@ -40,7 +40,8 @@ from tango.programs.trace import Trace
 from tango.sim.habitat_env import sim_config_from_dict
 from tango.sim.scene import annotation_path_for, load_annotations
 from tango.tasks import goat, objectnav, openeqa, ovon
-from tango.tasks.episodes import EpisodeError, Loaded, NavEpisode, resolve_scene_path
+from tango.tasks.episodes import NavEpisode, resolve_scene_path
+from tango.tasks.fields import EpisodeError, Loaded
 from tango.tasks.measures import aggregate_subtasks, navigation_metrics
 from tango.tasks.openeqa_scoring import JudgeConfig, build_judge, score_answer
 

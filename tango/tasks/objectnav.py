@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 
-from tango.tasks.episodes import Loaded, NavEpisode, read_nav_episodes
+from tango.tasks.episodes import NavEpisode, read_nav_episodes
+from tango.tasks.fields import Loaded
 
 ObjectNavEpisode = NavEpisode
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tango.tasks.episodes import (
+from tango.tasks.fields import (
     DatasetError,
     FieldError,
     Loaded,

@@ -13,7 +13,8 @@ import os
 import re
 from typing import Any
 
-from tango.tasks.episodes import Loaded, NavEpisode, read_nav_episodes
+from tango.tasks.episodes import NavEpisode, read_nav_episodes
+from tango.tasks.fields import Loaded
 
 OVONEpisode = NavEpisode
 _TRAILING_NUMBER = re.compile(r"_(\d+)$")

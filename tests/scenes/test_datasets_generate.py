@@ -36,7 +36,7 @@ from tango.sim.navgrid import NavGrid
 from tango.sim.render import Renderer
 from tango.sim.scene import LoadedScene, load_scene
 from tango.tasks import goat, objectnav, openeqa, ovon
-from tango.tasks.episodes import DatasetError
+from tango.tasks.fields import DatasetError
 
 CONFIG = DatasetConfig(num_scenes=2, seed=7)
 

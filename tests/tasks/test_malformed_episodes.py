@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tango.harness.run import run_evaluation
-from tango.tasks.episodes import EpisodeError
+from tango.tasks.fields import EpisodeError
 from tango.tasks.habitat_runner import HabitatTask, MalformedEpisode
 from tests.agent.synthetic import TASK_SPLITS, eval_config, read_jsonl
 
