@@ -1,7 +1,8 @@
 """`python -m tango.eval task=goat eval.num_episodes=N eval.output_dir=DIR`: evaluate a task (hydra entry point).
 
 Writes DIR/episodes.jsonl, DIR/summary.json and DIR/report.html (see DESIGN.md and tango.harness); rerunning
-the same command with the same DIR resumes. Configs live in configs/ (eval.yaml and its groups).
+the same command with the same DIR resumes. Configs live in configs/ (eval.yaml and its groups): presets over
+the structured configs that tango.config_schema registers with hydra's ConfigStore when this module loads.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 import hydra
 from omegaconf import DictConfig, OmegaConf
 
+from tango.config_schema import register_configs
 from tango.harness.config import ConfigError
 from tango.harness.episode import PluginError
 from tango.harness.results import ResultsError
@@ -22,6 +24,7 @@ from tango.harness.run import RunError, run_evaluation
 CONFIG_DIR = str(Path(__file__).resolve().parent.parent / "configs")
 
 log = logging.getLogger("tango.eval")
+register_configs()
 
 
 def resolved(cfg: DictConfig) -> dict[str, Any]:

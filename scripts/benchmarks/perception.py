@@ -30,11 +30,12 @@ from tango.perception.clip import ClipEmbedder
 from tango.perception.config import ClipConfig
 from tango.perception.detr import DetrDetector
 from tango.perception.models import Placement, clear_cache, placement
-from tango.perception.oracle import OracleDetector
-from tango.perception.oracle_scene import OracleScene
+from tango.perception.oracle.detector import OracleDetector
+from tango.perception.oracle.ground_truth import GroundTruth
+from tango.perception.oracle.scene import OracleScene
+from tango.perception.oracle.scorer import OracleTextScorer
 from tango.perception.owl import OwlDetector
 from tango.perception.text_similarity import TextEmbedder
-from tango.perception.value_scorers import OracleTextScorer
 from tango.sim.scene import SceneObject
 
 HEIGHT, WIDTH = 480, 640
@@ -72,7 +73,7 @@ def bench_oracle(obs: Observation, repeats: int) -> dict[str, float]:
     }
     scene = OracleScene("bench", objects, ())
     detector = OracleDetector(scene, min_pixels=100)
-    scorer = OracleTextScorer(scene, TextEmbedder("", placement("cpu")), min_pixels=100)
+    scorer = OracleTextScorer(GroundTruth(scene, 100), TextEmbedder("", placement("cpu")), min_pixels=100)
     return {
         "oracle_detect_visible_ms": per_call_ms(lambda: detector.detect_visible(obs), repeats),
         "oracle_detect_label_ms": per_call_ms(lambda: detector.detect(obs, ["chair"]), repeats),

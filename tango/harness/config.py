@@ -1,4 +1,4 @@
-"""The `eval.*` settings of `python -m tango.eval` (mirrors configs/eval.yaml), validated with clear errors."""
+"""The `eval.*` settings of `python -m tango.eval` (the `schema/eval` structured config), validated with clear errors."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ class ConfigError(ValueError):
     """An eval setting is unknown or out of range; the message names the key."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class EvalConfig:
     """How many episodes, where results go, and how the run is split and parallelised.
 

@@ -26,7 +26,7 @@ class FakeEpisodeError(RuntimeError):
     """The failure a fake episode listed in `fail_ids` raises."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class FakeTaskConfig:
     """configs/task/fake.yaml: how many episodes, their cost per step, and which ones fail or crash."""
 

@@ -9,6 +9,47 @@ from rich.table import Table
 
 from tango.tasks.measures import aggregate_subtasks
 
+PROGRAM_SOURCES = ("model", "cache", "template", "fallback", "replay", "none")
+
+
+def program_source_kind(generation: dict[str, Any] | None, program_source: str) -> str:
+    """How one program came about: written by a model now (`model`), read from the program cache (`cache`),
+    a template (`template`), the template fallback after invalid model replies (`fallback`), a replayed file
+    (`replay`), or none (generation failed or the episode raised before it)."""
+    if generation is None:
+        return program_source if program_source in PROGRAM_SOURCES else "none"
+    if generation.get("program") is None:
+        return "none"
+    if generation.get("fallback_reason"):
+        return "fallback"
+    if generation.get("cached"):
+        return "cache"
+    source = str(generation.get("program_source") or "")
+    return source if source in ("template", "replay") else "model"
+
+
+def program_sources(records: list[dict[str, Any]]) -> dict[str, int]:
+    """Counts of program kinds over every program the run executed (one per GOAT subtask)."""
+    counts = Counter({kind: 0 for kind in PROGRAM_SOURCES})
+    for record in records:
+        generation = record.get("generation")
+        subtasks = generation.get("subtasks") if isinstance(generation, dict) else None
+        if isinstance(subtasks, list):
+            counts.update(program_source_kind(g, "") for g in subtasks)
+        else:
+            counts[program_source_kind(generation, str(record.get("program_source") or ""))] += 1
+    return dict(counts)
+
+
+def oracle_components(records: list[dict[str, Any]]) -> list[str]:
+    """Every component that read ground truth in any episode (from each record's perception description)."""
+    names: set[str] = set()
+    for record in records:
+        perception = record.get("perception")
+        if isinstance(perception, dict):
+            names.update(perception.get("oracle_components") or [])
+    return sorted(names)
+
 
 def _failure_category(reason: str) -> str:
     """The part of a failure reason before the first colon, used to group reasons."""
@@ -71,6 +112,8 @@ def summarize(
             "completion_tokens": sum(int(record.get("completion_tokens") or 0) for record in records),
         },
         "success_distance": ((configs or {}).get("task") or {}).get("success_distance"),
+        "oracle_components": oracle_components(records),
+        "program_sources": program_sources(records),
         "configs": configs or {},
     }
     if subtasks:
@@ -102,6 +145,9 @@ def summary_table(summary: dict[str, Any]) -> Table:
         table.add_row(f"error: {reason}", str(count))
     for reason, count in sorted(summary["failure_reasons"].items()):
         table.add_row(f"failure: {reason}", str(count))
+    table.add_row("oracle components", ", ".join(summary["oracle_components"]) or "none")
+    sources = {kind: n for kind, n in summary["program_sources"].items() if n}
+    table.add_row("programs", ", ".join(f"{kind} {n}" for kind, n in sources.items()) or "none")
     table.add_row("steps/s", f"{summary['steps_per_s']:.1f}")
     table.add_row("wall time (s)", f"{summary['wall_time_s']:.1f}")
     llm = summary["llm"]

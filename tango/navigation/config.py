@@ -1,4 +1,4 @@
-"""Dataclass configs of the agent group (configs/agent/default.yaml mirrors them)."""
+"""The navigator's settings: maps, point-goal controller and exploration (part of the `agent` config group)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ class NavigationConfig:
     controller: str = "fmm"
     forward_step: float = 0.25
     turn_angle: float = 30.0
-    success_distance: float = 1.0
     point_goal_tolerance: float = 0.15
     lookahead: float = 0.75
     stuck_displacement: float = 0.05
@@ -47,7 +46,7 @@ class ExploreConfig:
 
 
 @dataclass
-class AgentConfig:
+class NavigatorConfig:
     """Everything the navigator needs: map, controller and exploration settings."""
 
     map: MapConfig = field(default_factory=MapConfig)

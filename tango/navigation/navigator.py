@@ -1,5 +1,5 @@
 """The agent's navigation facade: maps updated from observations, initial 360-degree scan, frontier
-exploration, navigation to 3D points, detection-to-point, and recall from the feature memory."""
+exploration and navigation to 3D points; it also shows perception memories the map grid and frame patches."""
 
 from __future__ import annotations
 
@@ -8,16 +8,16 @@ import logging
 import numpy as np
 
 from tango.agent.observation import Observation
-from tango.mapping.feature_memory import FeatureMemory, RecallResult
+from tango.mapping.fov_patch import FovPatch
+from tango.mapping.geometry import MapGrid
 from tango.mapping.obstacle_map import ObstacleMap
 from tango.mapping.value_map import ValueMap
 from tango.navigation.actions import STOP, TURN_LEFT
-from tango.navigation.config import AgentConfig
+from tango.navigation.config import NavigatorConfig
 from tango.navigation.explorer import FrontierSelector
 from tango.navigation.fmm_controller import FmmController, planar_distance
 from tango.navigation.pointnav_controller import PointNavController
 from tango.navigation.pointnav_net import PointNavPolicy
-from tango.navigation.targets import detection_point
 
 LOG = logging.getLogger(__name__)
 CONTROLLERS = ("fmm", "pointnav")
@@ -28,19 +28,17 @@ class Navigator:
 
     def __init__(
         self,
-        config: AgentConfig | None = None,
+        config: NavigatorConfig | None = None,
         num_prompts: int = 1,
-        embedding_dim: int = 0,
         pointnav_policy: PointNavPolicy | None = None,
     ) -> None:
-        self.config = config or AgentConfig()
+        self.config = config or NavigatorConfig()
         nav = self.config.navigation
         if nav.controller not in CONTROLLERS:
             raise ValueError(
                 f"agent.navigation.controller must be one of {CONTROLLERS}, got {nav.controller!r}"
             )
         self.num_prompts = num_prompts
-        self.embedding_dim = embedding_dim
         self.fmm = FmmController(nav)
         self.pointnav: PointNavController | None = None
         if nav.controller == "pointnav":
@@ -50,12 +48,10 @@ class Navigator:
         self.reset()
 
     def reset(self) -> None:
-        """Fresh maps and memory, a pending 360-degree scan, no goal (call at each episode start)."""
+        """Fresh maps, a pending 360-degree scan, no goal (call at each episode start)."""
         self.obstacle_map = ObstacleMap(self.config.map)
         self.value_map = ValueMap(self.num_prompts, self.config.map)
-        self.memory = (
-            FeatureMemory(self.obstacle_map.grid, self.embedding_dim) if self.embedding_dim else None
-        )
+        self._patch: tuple[Observation, FovPatch] | None = None
         self.last_obs: Observation | None = None
         self.scan_remaining = self.config.explore.scan_turns
         self.frontiers.reset()
@@ -65,34 +61,35 @@ class Navigator:
         self._goal: np.ndarray | None = None
 
     def restart_exploration(self) -> None:
-        """A new search in the same episode: scan again and reconsider every frontier (maps and memory stay)."""
+        """A new search in the same episode: scan again and reconsider every frontier (maps stay)."""
         self.frontiers.reset()
         self.start_scan()
 
     def reset_values(self) -> None:
-        """Forget the value map (its prompts changed); obstacles, explored area and memory stay."""
+        """Forget the value map (its prompts changed); obstacles and explored area stay."""
         self.value_map = ValueMap(self.num_prompts, self.config.map)
 
     def start_scan(self) -> None:
         """Queue a full turn in place (the next explore actions are turn_left)."""
         self.scan_remaining = self.config.explore.scan_turns
 
-    def update(
-        self, obs: Observation, value_scores: np.ndarray | None = None, embedding: np.ndarray | None = None
-    ) -> None:
-        """Fuse one observation: obstacles and explored area; per-prompt scores into the value map; the frame
-        embedding into the feature memory (both optional)."""
+    @property
+    def grid(self) -> MapGrid:
+        """The episode's map grid (shared by every map)."""
+        return self.obstacle_map.grid
+
+    def fov_patch(self, obs: Observation) -> FovPatch:
+        """The map cells `obs` sees, with their confidence (computed once per frame for every map that uses it)."""
+        if self._patch is None or self._patch[0] is not obs:
+            self._patch = (obs, self.value_map.project(obs))
+        return self._patch[1]
+
+    def update(self, obs: Observation, value_scores: np.ndarray | None = None) -> None:
+        """Fuse one observation: obstacles and explored area; per-prompt scores into the value map (optional)."""
         self.last_obs = obs
         self.obstacle_map.update(obs)
-        if value_scores is None and embedding is None:
-            return
-        patch = self.value_map.project(obs)
         if value_scores is not None:
-            self.value_map.fuse(patch, value_scores)
-        if embedding is not None:
-            if self.memory is None:
-                raise ValueError("Navigator was built with embedding_dim=0, so it has no feature memory")
-            self.memory.add(embedding, patch)
+            self.value_map.fuse(self.fov_patch(obs), value_scores)
 
     def _observation(self) -> Observation:
         if self.last_obs is None:
@@ -135,34 +132,17 @@ class Navigator:
             return action
         return None
 
-    def next_action_to(self, point: np.ndarray, stop_distance: float | None = None) -> str:
-        """Action toward a 3D point; STOP once within stop_distance (default navigation.success_distance)."""
+    def next_action_to(self, point: np.ndarray, stop_distance: float) -> str:
+        """Action toward a 3D point; STOP once within `stop_distance` metres."""
         obs = self._observation()
-        radius = self.config.navigation.success_distance if stop_distance is None else stop_distance
         goal = np.asarray(point, dtype=float)
         if self._goal is None or planar_distance(goal, self._goal) > 0.05:
             self._goal = goal.copy()
             if self.pointnav is not None:
                 self.pointnav.reset()
         if self.pointnav is not None:
-            return self.pointnav.act(obs.depth, obs.agent_position, obs.agent_yaw, goal, radius)
-        return self._fmm_action(obs, goal, radius)
+            return self.pointnav.act(obs.depth, obs.agent_position, obs.agent_yaw, goal, stop_distance)
+        return self._fmm_action(obs, goal, stop_distance)
 
     def _fmm_action(self, obs: Observation, goal: np.ndarray, radius: float) -> str:
         return self.fmm.act(obs.agent_position, obs.agent_yaw, goal, self.obstacle_map, radius)
-
-    def target_from_detection(
-        self, box: np.ndarray | None = None, mask: np.ndarray | None = None
-    ) -> np.ndarray | None:
-        """World point of a detection in the last observation (robust median depth over its mask or box)."""
-        return detection_point(self._observation(), box, mask, self.config.map.max_depth)
-
-    def recall(self, query: np.ndarray, threshold: float) -> RecallResult | None:
-        """Best-matching remembered map cell for a text/image query embedding, or None below threshold."""
-        if self.memory is None:
-            raise ValueError("Navigator was built with embedding_dim=0, so it has no feature memory")
-        return self.memory.recall(query, threshold, float(self._observation().agent_position[1]))
-
-    def explored_area_m2(self) -> float:
-        """Explored area in square metres."""
-        return float(self.obstacle_map.explored.sum()) / self.config.map.pixels_per_meter**2

@@ -1,22 +1,7 @@
-"""Perception: detectors (OWLv2/OWL-ViT/DETR + CLIP filter), value scorers, VQA, image/description goals, rooms.
+"""Perception: registered components (detectors, value scorers, answerers, image-goal matchers, description
+matchers, room classifiers, memories) behind the interfaces the agent calls (interfaces.py), built per episode
+by build.py from the registry (registry.py) and the `perception` config (config.py).
 
-Components named oracle read the simulator's semantic frame and the scene annotation; see docs/architecture.md.
+Only components under `tango.perception.oracle` read ground truth (its `GroundTruth` handle); see
+docs/architecture.md.
 """
-
-from tango.perception.build import PerceptionBundle, build_perception
-from tango.perception.config import PerceptionConfig, perception_config
-from tango.perception.detections import Detections, count_instances, is_found, normalise_label
-from tango.perception.oracle_scene import OracleScene, load_oracle_scene
-
-__all__ = [
-    "Detections",
-    "OracleScene",
-    "PerceptionBundle",
-    "PerceptionConfig",
-    "build_perception",
-    "count_instances",
-    "is_found",
-    "load_oracle_scene",
-    "normalise_label",
-    "perception_config",
-]

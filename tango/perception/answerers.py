@@ -1,12 +1,15 @@
 """A vision-language-model answerer `answer(obs, question) -> str` through the OpenAI-compatible chat client.
 
-BLIP-2 lives in `tango.perception.blip2`, the ORACLE answerer in `tango.perception.oracle_answerer`.
+BLIP-2 lives in `tango.perception.blip2`, the ORACLE answerer in `tango.perception.oracle.answerer`.
 """
 
 from __future__ import annotations
 
 from tango.agent.observation import Observation
 from tango.llm import ChatClient, image_content, text_content
+from tango.perception.config import AnswererConfig
+from tango.perception.context import BuildContext
+from tango.perception.registry import register
 
 VLM_PROMPT = "Answer the question about this image in a few words.\nQuestion: {question}"
 
@@ -22,3 +25,8 @@ class VlmAnswerer:
         """The model's reply, stripped."""
         content = [text_content(self.prompt.format(question=question)), image_content(obs.rgb)]
         return self.client.complete([{"role": "user", "content": content}]).text.strip()
+
+
+@register("answerer", "vlm")
+def vlm_answerer(config: AnswererConfig, ctx: BuildContext) -> VlmAnswerer:
+    return VlmAnswerer(ChatClient(config.llm))

@@ -8,7 +8,10 @@ import numpy as np
 import torch
 
 from tango.agent.observation import Observation
+from tango.perception.config import AnswererConfig, ScorerConfig
+from tango.perception.context import BuildContext
 from tango.perception.models import Placement, cached, load_pretrained
+from tango.perception.registry import register
 
 BLIP2_CLASSES = {"itm": "Blip2ForImageTextRetrieval", "vqa": "Blip2ForConditionalGeneration"}
 
@@ -86,3 +89,13 @@ class Blip2Answerer:
         generated = self.model.generate(**inputs, max_new_tokens=self.max_new_tokens, do_sample=False)
         new_tokens = generated[:, inputs["input_ids"].shape[1] :]
         return str(self.processor.batch_decode(new_tokens, skip_special_tokens=True)[0]).strip()
+
+
+@register("scorer", "blip2_itm")
+def blip2_itm_scorer(config: ScorerConfig, ctx: BuildContext) -> Blip2ItmScorer:
+    return Blip2ItmScorer(config.path, config.head, ctx.models.where)
+
+
+@register("answerer", "blip2")
+def blip2_answerer(config: AnswererConfig, ctx: BuildContext) -> Blip2Answerer:
+    return Blip2Answerer(config.path, config.prompt, config.max_new_tokens, ctx.models.where)

@@ -1,230 +1,118 @@
-"""`build_perception(cfg, scene)`: one bundle of perception components per episode, models reused per process."""
+"""`PerceptionBundle`: one episode's perception components, each built from the registry on first use.
+
+The bundle gives a component's factory the episode's ground truth only when that component's kind is a
+registered oracle; a configuration without oracle components needs no ground truth at all (the runner then
+loads no annotations and turns the semantic sensor off).
+"""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol
-
-import numpy as np
+from dataclasses import asdict
+from typing import Any, Generic, TypeVar, overload
 
 from tango.agent.observation import Observation
-from tango.llm import ChatClient
-from tango.perception.answerers import VlmAnswerer
-from tango.perception.blip2 import Blip2Answerer, Blip2ItmScorer
-from tango.perception.clip import ClipEmbedder
-from tango.perception.clip_filter import ClipFilter
-from tango.perception.config import ClipConfig, PerceptionConfig, perception_config
-from tango.perception.description import ClipDescriptionScorer, OracleDescriptionScorer
-from tango.perception.detections import Detections
-from tango.perception.detr import DetrDetector
-from tango.perception.image_goal import ImageMatcher, LightGlueMatcher, SiftMatcher
-from tango.perception.models import Placement, placement
-from tango.perception.observed_memory import ObservedObjects
-from tango.perception.oracle import OracleDetector, visible_objects
-from tango.perception.oracle_answerer import OracleAnswerer
-from tango.perception.oracle_image_goal import OracleImageMatcher
-from tango.perception.oracle_scene import OracleScene
-from tango.perception.owl import OwlDetector
-from tango.perception.pipeline import DetectionPipeline, Detector
-from tango.perception.rooms import ClipRoomClassifier, OracleRoomClassifier
-from tango.perception.text_similarity import TextEmbedder
-from tango.perception.value_scorers import ClipScorer, OracleTextScorer
+from tango.perception.config import PerceptionConfig, perception_config
+from tango.perception.context import BuildContext, SharedModels
+from tango.perception.interfaces import (
+    Answerer,
+    DescriptionMatcher,
+    Detector,
+    ImageGoalLocator,
+    MapView,
+    Memory,
+    RoomClassifier,
+    ValueScorer,
+)
+from tango.perception.models import placement
+from tango.perception.oracle.ground_truth import GroundTruth, OracleContext
+from tango.perception.registry import COMPONENTS, REGISTRY
+
+CLIP_KINDS = ("clip", "frame_features")
+T = TypeVar("T")
 
 
-class ValueScorer(Protocol):
-    """`score(obs, prompts) -> (P,)`."""
-
-    def score(self, obs: Observation, prompts: list[str]) -> np.ndarray: ...
-
-
-class Answerer(Protocol):
-    """`answer(obs, question) -> str`."""
-
-    def answer(self, obs: Observation, question: str) -> str: ...
+def oracle_components(config: PerceptionConfig) -> list[str]:
+    """The components whose configured kind is a registered oracle (they read ground truth), sorted."""
+    return sorted(name for name in COMPONENTS if REGISTRY.get(name, getattr(config, name).kind).oracle)
 
 
-class DescriptionScorer(Protocol):
-    """`score(obs, description, detections) -> (N,)`."""
+def describe_config(config: PerceptionConfig) -> dict[str, Any]:
+    """Names, paths and thresholds of every component; `oracle_components` lists those that read ground truth."""
+    data = asdict(config)
+    for group in ("filter", *COMPONENTS):
+        if "clip" in data[group] and data[group]["kind"] not in CLIP_KINDS:
+            data[group].pop("clip")
+    data["answerer"].pop("llm")
+    data["answerer"]["llm_model"] = config.answerer.llm.model if config.answerer.kind == "vlm" else ""
+    data["oracle_components"] = oracle_components(config)
+    return data
 
-    def score(self, obs: Observation, description: str, detections: Detections) -> np.ndarray: ...
+
+class Component(Generic[T]):
+    """A bundle attribute that builds the component of its name on first access (models load when used)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, bundle: None, owner: type) -> Component[T]: ...
+
+    @overload
+    def __get__(self, bundle: PerceptionBundle, owner: type) -> T: ...
+
+    def __get__(self, bundle: PerceptionBundle | None, owner: type) -> T | Component[T]:
+        if bundle is None:
+            return self
+        return bundle.component(self.name)
 
 
-class RoomClassifier(Protocol):
-    """`classify(obs) -> room type`."""
-
-    def classify(self, obs: Observation) -> str: ...
-
-
-@dataclass
 class PerceptionBundle:
-    """The components primitives call; `memory` holds the objects observed so far (fed by `observe`)."""
+    """The components the agent calls; `observe(obs, maps)` feeds every frame to the ground truth (when there is
+    one) and to the memory."""
 
-    config: PerceptionConfig
-    detector: Detector
-    filter: ClipFilter | None
-    scorer: ValueScorer
-    answerer: Answerer
-    matcher: ImageMatcher | OracleImageMatcher
-    description: DescriptionScorer
-    room: RoomClassifier
-    scene: OracleScene | None = None
-    memory: ObservedObjects = field(default_factory=ObservedObjects)
+    def __init__(self, config: PerceptionConfig, ground_truth: GroundTruth | None = None) -> None:
+        self.config = config
+        self.ground_truth = ground_truth
+        self.oracle_components = oracle_components(config)
+        if self.oracle_components and ground_truth is None:
+            raise ValueError(
+                f"perception: the oracle component(s) {self.oracle_components} need the episode's ground truth "
+                "(scene annotation and semantic sensor), and none was given"
+            )
+        self._models = SharedModels(placement(config.device, config.half))
+        self._built: dict[str, Any] = {}
 
-    def observe(self, obs: Observation) -> None:
-        """Record the objects visible in `obs` into the observed memory (oracle components only read that)."""
-        if self.scene is not None and obs.semantic is not None:
-            self.memory.record(visible_objects(obs, self.scene, self.config.detector.min_pixels))
+    detector: Component[Detector] = Component()
+    scorer: Component[ValueScorer] = Component()
+    answerer: Component[Answerer] = Component()
+    matcher: Component[ImageGoalLocator] = Component()
+    description: Component[DescriptionMatcher] = Component()
+    room: Component[RoomClassifier] = Component()
+    memory: Component[Memory] = Component()
+
+    def observe(self, obs: Observation, maps: MapView) -> None:
+        """Record one frame the agent received: into the ground truth's observed objects, and the memory."""
+        if self.ground_truth is not None:
+            self.ground_truth.observe(obs)
+        self.memory.observe(obs, maps)
 
     def describe(self) -> dict[str, Any]:
         """What produced the results, for episodes.jsonl and summary.json."""
         return describe_config(self.config)
 
-
-def describe_config(config: PerceptionConfig) -> dict[str, Any]:
-    """Names, paths and thresholds of every component; `oracle` lists the components that read ground truth."""
-    data = asdict(config)
-    for group in ("filter", "scorer", "description", "room"):
-        if data[group]["kind"] != "clip":
-            data[group].pop("clip")
-    data["answerer"].pop("llm")
-    data["answerer"]["llm_model"] = config.answerer.llm.model if config.answerer.kind == "vlm" else ""
-    data["oracle_components"] = sorted(
-        name
-        for name, kind in (
-            ("detector", config.detector.kind),
-            ("scorer", config.scorer.kind),
-            ("answerer", config.answerer.kind),
-            ("description", config.description.kind),
-            ("room", config.room.kind),
-            ("matcher", config.matcher.kind),
-        )
-        if kind.endswith("oracle")
-    )
-    return data
+    def component(self, name: str) -> Any:
+        """The built component `name` (built now from the registry if it was not yet)."""
+        if name not in self._built:
+            section = getattr(self.config, name)
+            spec = REGISTRY.get(name, section.kind)
+            context = BuildContext(self.config, self._models)
+            if spec.oracle:
+                assert self.ground_truth is not None
+                context = OracleContext(self.config, self._models, self.ground_truth)
+            self._built[name] = spec.factory(section, context)
+        return self._built[name]
 
 
-def _need_scene(scene: OracleScene | None, component: str) -> OracleScene:
-    if scene is None:
-        raise ValueError(
-            f"perception: the oracle {component} needs the scene annotation (scene=None was given)"
-        )
-    return scene
-
-
-def _clip(config: ClipConfig, where: Placement) -> ClipEmbedder:
-    return ClipEmbedder(config, where)
-
-
-def build_detector(
-    config: PerceptionConfig, where: Placement, scene: OracleScene | None
-) -> tuple[Detector, ClipFilter | None]:
-    """The configured detector (oracle, or OWL + optional DETR routing + NMS + optional CLIP filter)."""
-    det = config.detector
-    if det.kind == "oracle":
-        text = TextEmbedder("", where) if det.label_similarity > 0 else None
-        return OracleDetector(
-            _need_scene(scene, "detector"), det.min_pixels, det.label_similarity, text
-        ), None
-    if det.kind not in ("owlv2", "owlvit"):
-        raise ValueError(f"perception.detector.kind must be oracle, owlv2 or owlvit, got {det.kind!r}")
-    owl = OwlDetector(det.kind, det.path, det.threshold, where)
-    coco = DetrDetector(det.detr_path, det.detr_threshold, where) if det.detr_path else None
-    flt = config.filter
-    clip_filter = None
-    if flt.kind == "clip":
-        clip_filter = ClipFilter(
-            _clip(flt.clip, where), dict(flt.similar_classes), flt.threshold, flt.crop_padding
-        )
-    elif flt.kind != "none":
-        raise ValueError(f"perception.filter.kind must be none or clip, got {flt.kind!r}")
-    return DetectionPipeline(owl, coco, det.nms_iou, clip_filter), clip_filter
-
-
-def build_scorer(config: PerceptionConfig, where: Placement, scene: OracleScene | None) -> ValueScorer:
-    """The configured value scorer."""
-    cfg = config.scorer
-    if cfg.kind == "text_oracle":
-        return OracleTextScorer(
-            _need_scene(scene, "scorer"), TextEmbedder(cfg.text_model, where), cfg.min_pixels
-        )
-    if cfg.kind == "clip":
-        return ClipScorer(_clip(cfg.clip, where))
-    if cfg.kind == "blip2_itm":
-        return Blip2ItmScorer(cfg.path, cfg.head, where)
-    raise ValueError(f"perception.scorer.kind must be text_oracle, clip or blip2_itm, got {cfg.kind!r}")
-
-
-def build_answerer(
-    config: PerceptionConfig, where: Placement, scene: OracleScene | None, memory: ObservedObjects
-) -> Answerer:
-    """The configured question answerer (the oracle one shares the bundle's observed memory)."""
-    cfg = config.answerer
-    if cfg.kind == "oracle":
-        text = TextEmbedder(cfg.text_model, where)
-        return OracleAnswerer(_need_scene(scene, "answerer"), config.detector.min_pixels, memory, text)
-    if cfg.kind == "blip2":
-        return Blip2Answerer(cfg.path, cfg.prompt, cfg.max_new_tokens, where)
-    if cfg.kind == "vlm":
-        return VlmAnswerer(ChatClient(cfg.llm))
-    raise ValueError(f"perception.answerer.kind must be oracle, blip2 or vlm, got {cfg.kind!r}")
-
-
-def build_matcher(config: PerceptionConfig) -> ImageMatcher | OracleImageMatcher:
-    """The configured image-goal matcher."""
-    cfg = config.matcher
-    if cfg.kind == "sift":
-        return SiftMatcher(
-            cfg.ratio, cfg.min_inliers, cfg.max_features, cfg.ransac_reprojection_px,
-            cfg.contrast_threshold, cfg.edge_threshold,
-        )  # fmt: skip
-    if cfg.kind == "lightglue":
-        return LightGlueMatcher(
-            cfg.lightglue_weights, cfg.disk_weights, cfg.min_inliers, cfg.ransac_reprojection_px
-        )
-    if cfg.kind == "oracle":
-        return OracleImageMatcher(config.detector.min_pixels)
-    raise ValueError(f"perception.matcher.kind must be sift, lightglue or oracle, got {cfg.kind!r}")
-
-
-def build_description(
-    config: PerceptionConfig, where: Placement, scene: OracleScene | None, memory: ObservedObjects
-) -> DescriptionScorer:
-    """The configured description-goal scorer."""
-    cfg = config.description
-    if cfg.kind == "oracle":
-        return OracleDescriptionScorer(
-            _need_scene(scene, "description scorer"), memory, TextEmbedder(cfg.text_model, where)
-        )
-    if cfg.kind == "clip":
-        return ClipDescriptionScorer(_clip(cfg.clip, where))
-    raise ValueError(f"perception.description.kind must be oracle or clip, got {cfg.kind!r}")
-
-
-def build_room(config: PerceptionConfig, where: Placement, scene: OracleScene | None) -> RoomClassifier:
-    """The configured room classifier."""
-    cfg = config.room
-    if cfg.kind == "oracle":
-        return OracleRoomClassifier(_need_scene(scene, "room classifier"))
-    if cfg.kind == "clip":
-        return ClipRoomClassifier(_clip(cfg.clip, where), list(cfg.rooms))
-    raise ValueError(f"perception.room.kind must be oracle or clip, got {cfg.kind!r}")
-
-
-def build_perception(cfg: Any = None, scene: OracleScene | None = None) -> PerceptionBundle:
-    """Every component of `cfg` (dataclass, dict or OmegaConf); `scene` is required by oracle components."""
-    config = perception_config(cfg)
-    where = placement(config.device, config.half)
-    memory = ObservedObjects()
-    detector, clip_filter = build_detector(config, where, scene)
-    return PerceptionBundle(
-        config=config,
-        detector=detector,
-        filter=clip_filter,
-        scorer=build_scorer(config, where, scene),
-        answerer=build_answerer(config, where, scene, memory),
-        matcher=build_matcher(config),
-        description=build_description(config, where, scene, memory),
-        room=build_room(config, where, scene),
-        scene=scene,
-        memory=memory,
-    )
+def build_perception(cfg: Any = None, ground_truth: GroundTruth | None = None) -> PerceptionBundle:
+    """The bundle for `cfg` (dataclass or dict); `ground_truth` is required by oracle components."""
+    return PerceptionBundle(perception_config(cfg), ground_truth)

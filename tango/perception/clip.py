@@ -33,24 +33,31 @@ def load_open_clip(config: ClipConfig, where: Placement) -> tuple[Any, Any, Any]
 
 
 class ClipEmbedder:
-    """Unit-norm CLIP embeddings of RGB arrays and texts; text embeddings are memoised per instance."""
+    """Unit-norm CLIP embeddings of RGB arrays and texts; text embeddings are memoised per instance, and so is
+    the embedding of the last single image (the value scorer and the memory embed each frame once)."""
 
     def __init__(self, config: ClipConfig, where: Placement) -> None:
         self.config = config
         self.where = where
         self.model, self.preprocess, self.tokenizer = load_open_clip(config, where)
         self._texts: dict[str, torch.Tensor] = {}
+        self._last_image: tuple[np.ndarray, torch.Tensor] | None = None
 
     @torch.inference_mode()
     def images(self, images: list[np.ndarray]) -> torch.Tensor:
         """(N, D) unit embeddings of HxWx3 uint8 images."""
         from PIL import Image
 
+        if len(images) == 1 and self._last_image is not None and images[0] is self._last_image[0]:
+            return self._last_image[1]
         batch = torch.stack(
             [self.preprocess(Image.fromarray(np.asarray(im, dtype=np.uint8))) for im in images]
         )
         features = self.model.encode_image(batch.to(self.where.device, self.where.dtype)).float()
-        return torch.nn.functional.normalize(features, dim=-1)
+        embeddings = torch.nn.functional.normalize(features, dim=-1)
+        if len(images) == 1:
+            self._last_image = (images[0], embeddings)
+        return embeddings
 
     @torch.inference_mode()
     def texts(self, texts: list[str]) -> torch.Tensor:

@@ -1,10 +1,16 @@
-"""Dataclass configs for the `perception` group (configs/perception/*.yaml mirror them)."""
+"""The `perception` config schema (registered with hydra's ConfigStore; configs/perception/*.yaml are presets).
+
+The defaults are a stack of real models that reads no ground truth; the `oracle` preset names every component
+it replaces with an oracle. `kind` picks a registered implementation (tango.perception.registry); `options`
+carries settings of kinds that the fields here do not cover (e.g. a plugin detector's input size).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
+from tango.config_utils import dataclass_from_dict
 from tango.llm import LLMConfig
 
 DEFAULT_ROOMS = [
@@ -22,16 +28,18 @@ class ClipConfig:
 
 @dataclass
 class DetectorConfig:
-    """Which detector: `oracle` (semantic frame), `owlv2` or `owlvit` (transformers), optionally DETR for COCO."""
+    """Which detector: `owlv2`, `owlvit` (transformers; optionally DETR for COCO labels), `yolo` (OpenCV DNN),
+    `oracle` (semantic frame); `path` is a model folder or hub id in the local cache."""
 
-    kind: str = "oracle"
-    path: str = ""
+    kind: str = "owlv2"
+    path: str = "google/owlv2-base-patch16-ensemble"
     threshold: float = 0.1
     nms_iou: float = 0.5
     detr_path: str = ""
     detr_threshold: float = 0.7
     min_pixels: int = 100
     label_similarity: float = 0.0
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -47,9 +55,9 @@ class FilterConfig:
 
 @dataclass
 class ScorerConfig:
-    """Value-map scorer: `text_oracle` (MiniLM over labels in view), `clip`, or `blip2_itm`."""
+    """Value-map scorer: `clip`, `blip2_itm`, or `text_oracle` (MiniLM over the annotated labels in view)."""
 
-    kind: str = "text_oracle"
+    kind: str = "clip"
     clip: ClipConfig = field(default_factory=ClipConfig)
     path: str = ""
     head: str = "itc"
@@ -59,10 +67,10 @@ class ScorerConfig:
 
 @dataclass
 class AnswererConfig:
-    """Question answering: `oracle` (observed objects only), `blip2` (transformers), or `vlm` (chat client)."""
+    """Question answering: `blip2` (transformers), `vlm` (chat client), or `oracle` (observed objects only)."""
 
-    kind: str = "oracle"
-    path: str = ""
+    kind: str = "blip2"
+    path: str = "Salesforce/blip2-opt-2.7b"
     max_new_tokens: int = 20
     prompt: str = "Question: {question} Answer:"
     text_model: str = ""
@@ -71,8 +79,9 @@ class AnswererConfig:
 
 @dataclass
 class MatcherConfig:
-    """Image-goal matcher: `sift` (OpenCV) or `lightglue` (kornia, local weights), where a view matches at
-    `min_inliers`; or `oracle` (the goal picture's instance from its semantic render)."""
+    """Image goals: `sift` (OpenCV) or `lightglue` (kornia, local weights) keypoint matching against the kept
+    views, where a view matches at `min_inliers`; or `oracle` (the goal picture's instance from its semantic
+    render, found where the agent saw it)."""
 
     kind: str = "sift"
     ratio: float = 0.8
@@ -87,27 +96,41 @@ class MatcherConfig:
 
 @dataclass
 class DescriptionConfig:
-    """Description-goal scorer: `oracle` (MiniLM + observed attributes) or `clip` (crop-text similarity)."""
+    """Description goals: `clip` (crop-text similarity of the detections of the described object, kept from
+    `min_similarity`) or `oracle` (MiniLM + the observed annotations)."""
 
-    kind: str = "oracle"
+    kind: str = "clip"
     clip: ClipConfig = field(default_factory=ClipConfig)
     text_model: str = ""
+    min_similarity: float = 0.25
+    crop_padding: float = 0.1
 
 
 @dataclass
 class RoomConfig:
-    """Room classifier: `oracle` (annotated room at the agent's position) or `clip` (zero-shot over `rooms`)."""
+    """Room classifier: `clip` (zero-shot over `rooms`) or `oracle` (annotated room at the agent's position)."""
 
-    kind: str = "oracle"
+    kind: str = "clip"
     clip: ClipConfig = field(default_factory=ClipConfig)
     rooms: list[str] = field(default_factory=lambda: list(DEFAULT_ROOMS))
 
 
 @dataclass
-class PerceptionConfig:
-    """All perception components; `device` is auto|cpu|cuda, `half` uses fp16 on cuda."""
+class MemoryConfig:
+    """What recall() finds beyond the agent's own detections: `frame_features` (each frame's CLIP embedding over
+    the map cells it saw; recall is the best cell from `threshold`), `none`, or `oracle` (the annotated objects
+    the agent has seen)."""
 
-    name: str = "oracle"
+    kind: str = "frame_features"
+    clip: ClipConfig = field(default_factory=ClipConfig)
+    threshold: float = 0.25
+
+
+@dataclass
+class PerceptionConfig:
+    """All perception components; `name` is the preset's, `device` is auto|cpu|cuda, `half` uses fp16 on cuda."""
+
+    name: str = "custom"
     device: str = "auto"
     half: bool = True
     detector: DetectorConfig = field(default_factory=DetectorConfig)
@@ -117,15 +140,11 @@ class PerceptionConfig:
     matcher: MatcherConfig = field(default_factory=MatcherConfig)
     description: DescriptionConfig = field(default_factory=DescriptionConfig)
     room: RoomConfig = field(default_factory=RoomConfig)
+    memory: MemoryConfig = field(default_factory=MemoryConfig)
 
 
 def perception_config(source: Any = None) -> PerceptionConfig:
-    """A validated `PerceptionConfig` from a dataclass, dict or OmegaConf node (unknown keys are an error)."""
-    from omegaconf import OmegaConf
-
+    """A `PerceptionConfig` from a dataclass, or a dict of its fields (unknown keys are an error naming them)."""
     if isinstance(source, PerceptionConfig):
         return source
-    merged = OmegaConf.merge(OmegaConf.structured(PerceptionConfig), source or {})
-    config = OmegaConf.to_object(merged)
-    assert isinstance(config, PerceptionConfig)
-    return config
+    return dataclass_from_dict(PerceptionConfig, source or {}, "perception")

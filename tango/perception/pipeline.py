@@ -1,22 +1,25 @@
-"""The detection pipeline of the paper: route COCO labels to DETR and others to OWL, NMS, then the CLIP filter."""
+"""The detection pipeline of the paper: route COCO labels to DETR and others to OWL, NMS, then the CLIP filter.
+
+Registered as the `owlv2` and `owlvit` detectors (`perception.detector.detr_path` adds DETR routing,
+`perception.filter.kind=clip` the look-alike filter).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
 
 import torch
 import torchvision
 
 from tango.agent.observation import Observation
+from tango.perception.clip_filter import ClipFilter
+from tango.perception.config import DetectorConfig
+from tango.perception.context import BuildContext
 from tango.perception.detections import Detections, concat
 from tango.perception.detr import DetrDetector
-
-
-class Detector(Protocol):
-    """Anything with `detect(obs, labels) -> Detections`."""
-
-    def detect(self, obs: Observation, labels: list[str]) -> Detections: ...
+from tango.perception.interfaces import Detector
+from tango.perception.owl import OwlDetector
+from tango.perception.registry import register
 
 
 def nms(detections: Detections, iou_threshold: float) -> Detections:
@@ -66,3 +69,23 @@ class DetectionPipeline:
         if self.post_filter is not None:
             detections = self.post_filter(obs, detections)
         return detections.sorted_by_score()
+
+
+def open_vocabulary_pipeline(config: DetectorConfig, ctx: BuildContext) -> DetectionPipeline:
+    """OWL (`config.kind` owlv2|owlvit) with optional DETR routing, NMS and the optional CLIP filter."""
+    where = ctx.models.where
+    owl = OwlDetector(config.kind, config.path, config.threshold, where)
+    coco = DetrDetector(config.detr_path, config.detr_threshold, where) if config.detr_path else None
+    flt = ctx.config.filter
+    if flt.kind not in ("none", "clip"):
+        raise ValueError(f"perception.filter.kind must be none or clip, got {flt.kind!r}")
+    clip_filter = None
+    if flt.kind == "clip":
+        clip_filter = ClipFilter(
+            ctx.models.clip(flt.clip), dict(flt.similar_classes), flt.threshold, flt.crop_padding
+        )
+    return DetectionPipeline(owl, coco, config.nms_iou, clip_filter)
+
+
+register("detector", "owlv2")(open_vocabulary_pipeline)
+register("detector", "owlvit")(open_vocabulary_pipeline)

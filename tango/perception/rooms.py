@@ -1,4 +1,4 @@
-"""Room classification: CLIP zero-shot over a room list, or the ORACLE annotated room at the agent's position."""
+"""Room classification: CLIP zero-shot over a room list (the ORACLE one is in tango.perception.oracle.rooms)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ import numpy as np
 
 from tango.agent.observation import Observation
 from tango.perception.clip import ClipEmbedder
-from tango.perception.oracle_scene import OracleScene
+from tango.perception.config import RoomConfig
+from tango.perception.context import BuildContext
+from tango.perception.registry import register
 
 
 class ClipRoomClassifier:
@@ -28,12 +30,6 @@ class ClipRoomClassifier:
         return self.rooms[int(np.argmax(self.probabilities(obs)))]
 
 
-class OracleRoomClassifier:
-    """ORACLE: the annotated room containing the agent ("" outside every room)."""
-
-    def __init__(self, scene: OracleScene) -> None:
-        self.scene = scene
-
-    def classify(self, obs: Observation) -> str:
-        """The annotated room type at `obs.agent_position`."""
-        return self.scene.room_at(obs.agent_position)
+@register("room", "clip")
+def clip_room_classifier(config: RoomConfig, ctx: BuildContext) -> ClipRoomClassifier:
+    return ClipRoomClassifier(ctx.models.clip(config.clip), list(config.rooms))

@@ -1,4 +1,4 @@
-"""Value-map scorers `score(obs, prompts) -> (P,)`: CLIP image-text, and the ORACLE text scorer over labels in view."""
+"""Value-map scorers `score(obs, prompts) -> (P,)` from CLIP image-text similarity (BLIP-2's is in blip2.py)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import numpy as np
 
 from tango.agent.observation import Observation
 from tango.perception.clip import ClipEmbedder
-from tango.perception.oracle import visible_objects
-from tango.perception.oracle_scene import OracleScene
-from tango.perception.text_similarity import TextEmbedder
+from tango.perception.config import ScorerConfig
+from tango.perception.context import BuildContext
+from tango.perception.registry import register
 
 
 class ClipScorer:
@@ -24,21 +24,6 @@ class ClipScorer:
         return self.clip.similarity([obs.rgb], list(prompts))[0].astype(np.float32)
 
 
-class OracleTextScorer:
-    """ORACLE scorer: max MiniLM similarity between each prompt and the categories of annotated objects in view.
-
-    A frame with no annotated object in view scores 0 for every prompt.
-    """
-
-    def __init__(self, scene: OracleScene, text: TextEmbedder, min_pixels: int) -> None:
-        self.scene = scene
-        self.text = text
-        self.min_pixels = min_pixels
-
-    def score(self, obs: Observation, prompts: list[str]) -> np.ndarray:
-        """(P,) similarities in [0, 1]."""
-        categories = sorted({v.object.category for v in visible_objects(obs, self.scene, self.min_pixels)})
-        if not prompts or not categories:
-            return np.zeros(len(prompts), dtype=np.float32)
-        similarity = self.text.similarity(list(prompts), categories)
-        return np.clip(similarity.max(axis=1), 0.0, 1.0).astype(np.float32)
+@register("scorer", "clip")
+def clip_scorer(config: ScorerConfig, ctx: BuildContext) -> ClipScorer:
+    return ClipScorer(ctx.models.clip(config.clip))

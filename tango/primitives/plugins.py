@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import logging
 from collections.abc import Iterator
-from importlib import metadata
 
+from tango.plugins import PluginLoadError, load_entry_points
 from tango.primitives.registry import REGISTRY, Registry, RegistryError, Toolbox
 
 ENTRY_POINT_GROUP = "tango.primitives"
@@ -17,26 +16,13 @@ BUILTIN_TOOLBOX_MODULES: dict[str, str] = {
     "graphnav": "tango.benchmarks.graphnav.toolbox",
 }
 
-logger = logging.getLogger(__name__)
-
 
 def load_plugins(registry: Registry = REGISTRY) -> list[str]:
     """Import every not-yet-loaded entry point of the group; return the names loaded now."""
-    loaded: list[str] = []
-    for entry_point in metadata.entry_points(group=ENTRY_POINT_GROUP):
-        key = f"{entry_point.name}={entry_point.value}"
-        if key in registry.loaded_plugins:
-            continue
-        try:
-            entry_point.load()
-        except Exception as error:  # a plugin can fail in any way; name it and stop
-            raise RegistryError(
-                f"primitive plugin {entry_point.name!r} ({entry_point.value}) failed to load: "
-                f"{type(error).__name__}: {error}"
-            ) from error
-        registry.loaded_plugins.add(key)
-        loaded.append(entry_point.name)
-        logger.info("loaded primitive plugin %s (%s)", entry_point.name, entry_point.value)
+    try:
+        loaded = load_entry_points(ENTRY_POINT_GROUP, registry.loaded_plugins, "primitive")
+    except PluginLoadError as error:
+        raise RegistryError(str(error)) from error
     registry.plugins_scanned = True
     return loaded
 

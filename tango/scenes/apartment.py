@@ -16,9 +16,10 @@ from typing import Any
 import numpy as np
 import trimesh
 
-from tango.scenes.furnish import FurnishConfig, PlacedObject, RoomFurnisher
+from tango.scenes.furnish import RoomFurnisher
 from tango.scenes.layout import FloorPlan, LayoutConfig, generate_floor_plan
 from tango.scenes.objects import box, merge
+from tango.scenes.placed import FurnishConfig, PlacedObject
 from tango.scenes.recipes import FILLERS, RECIPES, add_filler
 
 SCENE_FORMAT = "tango-scene/1"

@@ -8,8 +8,6 @@ only if a disc agent can still cross the room between its doorways and get withi
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from functools import cached_property
 
 import numpy as np
 import trimesh
@@ -17,118 +15,15 @@ from scipy import ndimage
 
 from tango.scenes.layout import Door, FloorPlan, Rect, Room
 from tango.scenes.objects import CATEGORIES, Size, build_object
-
-
-@dataclass(frozen=True)
-class FurnishConfig:
-    """Clearances for placement checks (metres)."""
-
-    agent_radius: float = 0.18
-    clearance: float = 0.07
-    reach: float = 0.7
-    door_zone_depth: float = 1.0
-    grid_res: float = 0.05
-    max_floor_fill: float = 0.45
-    tries: int = 24
-
-
-@dataclass
-class PlacedObject:
-    """One object instance in world coordinates; `support` is the object it stands on, if any.
-
-    `size` is small/medium/large relative to the category's nominal size; `mount` is floor, wall or top.
-    """
-
-    id: int
-    category: str
-    room_id: int
-    color: str
-    size: str
-    material: str | None
-    mesh: trimesh.Trimesh
-    mount: str
-    yaw: float = 0.0
-    support: PlacedObject | None = None
-    transform: np.ndarray = field(default_factory=lambda: np.eye(4))
-    surface_y: float = 0.0
-    surface_local: Rect | None = None
-    surface: Rect | None = None
-    on_top: list[Rect] = field(default_factory=list)
-
-    @cached_property
-    def bounds(self) -> np.ndarray:
-        """Axis-aligned bounds [[x, y, z] min, max] of the placed mesh."""
-        vertices = np.asarray(self.mesh.vertices)
-        return np.stack([vertices.min(axis=0), vertices.max(axis=0)])
-
-    @property
-    def support_id(self) -> int | None:
-        return None if self.support is None else self.support.id
-
-    @property
-    def footprint(self) -> Rect:
-        (x0, _, z0), (x1, _, z1) = self.bounds
-        return Rect(float(x0), float(z0), float(x1), float(z1))
-
-
-@dataclass
-class _Candidate:
-    """An object built in its local frame, not yet placed."""
-
-    category: str
-    color: str
-    size: str
-    material: str | None
-    local: trimesh.Trimesh
-
-    @cached_property
-    def bounds(self) -> np.ndarray:
-        return np.asarray(self.local.bounds)
-
-
-# Yaw (degrees) that turns an object's front (+z) away from each wall of a room's interior.
-WALL_YAW: dict[str, float] = {"z0": 0.0, "z1": 180.0, "x0": 90.0, "x1": -90.0}
-
-
-def wall_side(obj: PlacedObject) -> str:
-    """The wall a wall-standing object's back is against, from its yaw."""
-    return min(WALL_YAW, key=lambda s: abs((WALL_YAW[s] - obj.yaw + 180.0) % 360.0 - 180.0))
-
-
-def _free_intervals(lo: float, hi: float, blocked: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """[lo, hi] minus the union of the blocked intervals."""
-    free, cursor = [], lo
-    for a, b in sorted(blocked):
-        if a > cursor:
-            free.append((cursor, min(a, hi)))
-        cursor = max(cursor, b)
-    if cursor < hi:
-        free.append((cursor, hi))
-    return [(a, b) for a, b in free if b > a]
-
-
-def _yaw_matrix(yaw_deg: float) -> np.ndarray:
-    return trimesh.transformations.rotation_matrix(np.deg2rad(yaw_deg), [0, 1, 0])
-
-
-# Surfaces other objects may stand on: (height above the floor, region in the supporting object's local frame).
-def _surface(category: str, local: trimesh.Trimesh) -> tuple[float, Rect] | None:
-    (x0, _, z0), (x1, y1, z1) = local.bounds
-    if category == "bed":
-        return 0.52, Rect(x0 + 0.1, z0 + 0.12, x1 - 0.1, z0 + 0.6)
-    if category in ("couch", "armchair"):
-        return 0.5, Rect(x0 + 0.18, z0 + 0.2, x1 - 0.18, z0 + 0.62)
-    if category in (
-        "table",
-        "desk",
-        "nightstand",
-        "coffee table",
-        "tv stand",
-        "counter",
-        "cabinet",
-    ):
-        return float(y1), Rect(x0 + 0.04, z0 + 0.04, x1 - 0.04, z1 - 0.04)
-    return None
+from tango.scenes.placed import (
+    WALL_YAW,
+    Candidate,
+    FurnishConfig,
+    PlacedObject,
+    free_intervals,
+    support_surface,
+    yaw_matrix,
+)
 
 
 class RoomFurnisher:
@@ -219,7 +114,7 @@ class RoomFurnisher:
         scale: tuple[float, float] = (0.85, 1.15),
         base: Size | None = None,
         stretch: tuple[float, float] = (1.0, 1.0),
-    ) -> _Candidate:
+    ) -> Candidate:
         """A new instance of `category` with random colour, material and size: nominal size `base` (the
         category's by default) scaled uniformly by `scale` and in width only by `stretch`."""
         spec = CATEGORIES[category]
@@ -234,10 +129,10 @@ class RoomFurnisher:
         material = str(self.rng.choice(spec.materials)) if spec.materials else None
         ratio = (size.w * size.d * size.h / (nominal.w * nominal.d * nominal.h)) ** (1.0 / 3.0)
         label = "small" if ratio < 0.94 else "large" if ratio > 1.06 else "medium"
-        return _Candidate(category, colour, label, material, build_object(category, size, colour, self.rng))
+        return Candidate(category, colour, label, material, build_object(category, size, colour, self.rng))
 
     def _commit(
-        self, cand: _Candidate, transform: np.ndarray, mount: str, support: PlacedObject | None = None
+        self, cand: Candidate, transform: np.ndarray, mount: str, support: PlacedObject | None = None
     ) -> PlacedObject | None:
         mesh = cand.local.copy()
         mesh.apply_transform(transform)
@@ -248,7 +143,7 @@ class RoomFurnisher:
         obj.support = support
         if not self._valid(obj, support):
             return None
-        surface = _surface(cand.category, cand.local)
+        surface = support_surface(cand.category, cand.local)
         obj.transform = transform
         if surface is not None:
             height, region = surface
@@ -303,10 +198,10 @@ class RoomFurnisher:
     # ---- placement strategies ------------------------------------------------------------------------------
 
     def _wall_transform(
-        self, cand: _Candidate, side: str, t: float, y: float = 0.0, gap: float = 0.01
+        self, cand: Candidate, side: str, t: float, y: float = 0.0, gap: float = 0.01
     ) -> np.ndarray:
         """Back of the object against wall `side`, at fraction t of the free run along that wall."""
-        rot = _yaw_matrix(WALL_YAW[side])
+        rot = yaw_matrix(WALL_YAW[side])
         (bx0, _, bz0), (bx1, _, bz1) = (
             trimesh.transform_points(cand.bounds, rot).min(0),
             trimesh.transform_points(cand.bounds, rot).max(0),
@@ -328,7 +223,7 @@ class RoomFurnisher:
         return sides
 
     def against_wall(
-        self, cand: _Candidate, prefer: str | None = None, y: float = 0.0, mount: str = "floor"
+        self, cand: Candidate, prefer: str | None = None, y: float = 0.0, mount: str = "floor"
     ) -> PlacedObject | None:
         """Stand (or hang, with mount='wall' at height y) `cand` against a wall, in a free stretch of it."""
         for side in self._sides(prefer):
@@ -350,7 +245,7 @@ class RoomFurnisher:
                 for r in self._obstacles(mount, y)
                 if r.overlaps(band)
             ]
-            free = _free_intervals(lo, hi, blocked)
+            free = free_intervals(lo, hi, blocked)
             fits = [(a, b) for a, b in free if b - a >= length]
             for _ in range(3 if fits else 0):
                 a, b = fits[int(self.rng.integers(len(fits)))]
@@ -382,7 +277,7 @@ class RoomFurnisher:
         return rects
 
     def beside(
-        self, anchor: PlacedObject, cand: _Candidate, side: str, right: bool, gap: float = 0.05
+        self, anchor: PlacedObject, cand: Candidate, side: str, right: bool, gap: float = 0.05
     ) -> PlacedObject | None:
         """Against the same wall as `anchor`, flush to its left or right."""
         base = self._wall_transform(cand, side, 0.0)
@@ -398,11 +293,11 @@ class RoomFurnisher:
         return self._commit(cand, trimesh.transformations.translation_matrix(shift) @ base, "floor")
 
     def in_front(
-        self, anchor: PlacedObject, cand: _Candidate, side: str, gap: float, facing_anchor: bool
+        self, anchor: PlacedObject, cand: Candidate, side: str, gap: float, facing_anchor: bool
     ) -> PlacedObject | None:
         """Centred in front of a wall object (coffee table before a couch, chair before a desk)."""
         yaw = WALL_YAW[side] + (180.0 if facing_anchor else 0.0)
-        rot = _yaw_matrix(yaw)
+        rot = yaw_matrix(yaw)
         pts = trimesh.transform_points(cand.bounds, rot)
         (bx0, _, bz0), (bx1, _, bz1) = pts.min(0), pts.max(0)
         a = anchor.footprint
@@ -417,12 +312,12 @@ class RoomFurnisher:
             pos = (a.x0 - gap - bx1, 0.0, cz - (bz0 + bz1) / 2)
         return self._commit(cand, trimesh.transformations.translation_matrix(pos) @ rot, "floor")
 
-    def in_middle(self, cand: _Candidate) -> PlacedObject | None:
+    def in_middle(self, cand: Candidate) -> PlacedObject | None:
         """Free-standing in the room's open middle, axis-aligned."""
         r = self.interior
         for _ in range(self.config.tries):
             yaw = float(self.rng.choice([0.0, 90.0]))
-            rot = _yaw_matrix(yaw)
+            rot = yaw_matrix(yaw)
             pts = trimesh.transform_points(cand.bounds, rot)
             half_w, half_d = (pts.max(0) - pts.min(0))[[0, 2]] / 2
             lo_x, hi_x = r.x0 + half_w + 0.7, r.x1 - half_w - 0.7
@@ -441,7 +336,7 @@ class RoomFurnisher:
         return None
 
     def around(
-        self, table: PlacedObject, make_chair: Callable[[], _Candidate], count: int
+        self, table: PlacedObject, make_chair: Callable[[], Candidate], count: int
     ) -> list[PlacedObject]:
         """Chairs facing a table from its sides, spread along each side."""
         fp = table.footprint
@@ -467,7 +362,7 @@ class RoomFurnisher:
             if len(placed) >= count:
                 break
             cand = make_chair()
-            rot = _yaw_matrix(yaw)
+            rot = yaw_matrix(yaw)
             pts = trimesh.transform_points(cand.bounds, rot)
             centre = (pts.max(0) + pts.min(0)) / 2
             # push the chair out so its footprint clears the table's
@@ -484,13 +379,13 @@ class RoomFurnisher:
         return placed
 
     def on_top(
-        self, support: PlacedObject | None, cand: _Candidate, spots: list[tuple[float, float]] | None = None
+        self, support: PlacedObject | None, cand: Candidate, spots: list[tuple[float, float]] | None = None
     ) -> PlacedObject | None:
         """Stand `cand` on `support`'s surface, facing the same way as the support; `spots` are fractions
         (across, front-back) of the surface in the support's own frame, tried before random ones."""
         if support is None or support.surface_local is None:
             return None
-        rot = _yaw_matrix(support.yaw)
+        rot = yaw_matrix(support.yaw)
         pts = trimesh.transform_points(cand.bounds, rot)
         centre = (pts.max(0) + pts.min(0)) / 2
         s = support.surface_local
@@ -511,7 +406,7 @@ class RoomFurnisher:
         return None
 
     def on_wall(
-        self, cand: _Candidate, height: tuple[float, float], prefer: str | None = None
+        self, cand: Candidate, height: tuple[float, float], prefer: str | None = None
     ) -> PlacedObject | None:
         """Hang `cand` on a wall with its bottom at a random height in `height`."""
         return self.against_wall(cand, prefer, y=float(self.rng.uniform(*height)), mount="wall")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tango.scenes.furnish import PlacedObject, RoomFurnisher, wall_side
+from tango.scenes.furnish import RoomFurnisher
 from tango.scenes.objects import CATEGORIES, Size
+from tango.scenes.placed import PlacedObject, wall_side
 
 UPRIGHT_PILLOW = Size(0.42, 0.16, 0.4)
 TABLE_LAMP = Size(0.3, 0.3, 0.5)

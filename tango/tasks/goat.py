@@ -1,4 +1,4 @@
-"""GOAT-Bench (multi-modal lifelong navigation): episode loading.
+"""GOAT-Bench (multi-modal lifelong navigation): episode loading and the episode flow.
 
 A split (val_seen, val_seen_synonyms, val_unseen) is `{split}.json.gz` plus `content/{scene}.json.gz`; each
 content file holds `episodes` and `goals`, keyed "{scene file basename}_{category}" (FORMATS.md). An episode's
@@ -21,6 +21,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from tango.harness.episode import EpisodeResult, EpisodeSpec
+from tango.programs.generators.record import GenerationRecord
+from tango.programs.interpreter import RunResult
 from tango.tasks.episodes import (
     GoalTable,
     ViewPoint,
@@ -43,6 +46,11 @@ from tango.tasks.fields import (
     text,
     vec3,
 )
+from tango.tasks.flow import EpisodeRun, HabitatFlow, NavTaskConfig, episode_result, run_failure
+from tango.tasks.habitat_runner import HabitatTask
+from tango.tasks.measures import aggregate_subtasks
+from tango.tasks.objectnav import object_instruction
+from tango.tasks.registry import register_task
 
 GOAL_TYPES = ("object", "description", "image")
 MAX_DESCRIPTION_WORDS = 55
@@ -279,3 +287,113 @@ def _subtask(
             return None
     stated = facts.get(instance_key(scene_id, object_id)) if goal_type == "description" else None
     return GoatSubtask(category, goal_type, object_id, image_idx, (target[0],), stated)
+
+
+# --- the GOAT flow ----------------------------------------------------------------------------------------------
+
+GOAL_PHRASES = {
+    "description": "Find the object described in goal_description.",
+    "image": "Find the object shown in goal_image.",
+}
+POOLED_METRICS = ("success", "spl", "soft_spl", "distance_to_goal")
+
+
+@dataclass
+class GoatTaskConfig(NavTaskConfig):
+    """configs/task/goat.yaml; `max_steps` is per subtask."""
+
+    name: str = "goat"
+    plugin: str = "tango.tasks.goat:GoatTask"
+    split: str = "val_unseen"
+
+
+def subtask_instruction(subtask: GoatSubtask) -> str:
+    """What GOAT hands the agent for one subtask: the category name, or a pointer to the bound goal input."""
+    return GOAL_PHRASES.get(subtask.goal_type, object_instruction(subtask.category, "the"))
+
+
+class GoatFlow(HabitatFlow):
+    """Subtasks in sequence from where the previous one ended, one program each, with the agent's maps and
+    memory kept; each subtask is scored at its first stop and its SPL restarts."""
+
+    schema = GoatTaskConfig
+    data_file = "goat/{split}/{split}.json.gz"
+    task: NavTaskConfig
+
+    def read(self, path: Path) -> Loaded[GoatEpisode]:
+        return read_episodes(path)
+
+    def spec(self, episode: GoatEpisode) -> EpisodeSpec:
+        phrases = [subtask_instruction(s) for s in episode.tasks]
+        instruction = phrases[0].rstrip(".")
+        instruction += "".join(f", then {p[0].lower()}{p[1:].rstrip('.')}" for p in phrases[1:]) + "."
+        types = tuple(s.goal_type for s in episode.tasks)
+        return EpisodeSpec(str(episode.episode_id), episode.scene_id, instruction, episode, types)
+
+    def goal_inputs(self, subtask: GoatSubtask, run: EpisodeRun) -> dict[str, Any]:
+        """`goal_image` / `goal_description` as GOAT gives them: a render from the stored pose, the lang_desc."""
+        inputs: dict[str, Any] = {"goal_image": None, "goal_description": None}
+        goal = next(
+            (g for g in subtask.goals if str(g.object_id) == str(subtask.object_id)), subtask.goals[0]
+        )
+        if subtask.goal_type == "description":
+            inputs["goal_description"] = goal.lang_desc or ""
+        elif subtask.goal_type == "image":
+            camera = goal.image_goals[subtask.image_idx or 0]
+            inputs["goal_image"] = run.render_goal(camera.position, camera.rotation)
+        return inputs
+
+    def run(self, spec: EpisodeSpec, run: EpisodeRun) -> EpisodeResult:
+        episode: GoatEpisode = spec.payload
+        run.start(episode.scene_id, episode.start_position, episode.start_rotation)
+        subtasks: list[dict[str, Any]] = []
+        records: list[GenerationRecord] = []
+        runs: list[RunResult | None] = []
+        total_steps = 0
+        for index, subtask in enumerate(episode.tasks):
+            run.begin_subtask(self.goal_inputs(subtask, run), first=index == 0)
+            goals = [vp.agent_state.position for goal in subtask.goals for vp in goal.view_points]
+            start_distance = run.geodesic_distance(run.position(), goals)
+            walked_before = run.path_length
+            instruction = subtask_instruction(subtask)
+            run.trace("subtask", index=index, goal_type=subtask.goal_type, instruction=instruction)
+            record = run.program(instruction)
+            runs.append(run.execute(record, stop_when_done=True))
+            metrics = run.score_stop(goals, start_distance, walked_before, self.task.success_distance)
+            subtasks.append({"goal_type": subtask.goal_type, **metrics, "num_steps": run.steps})
+            records.append(record)
+            total_steps += run.steps
+        run.finish([goal.position for subtask in episode.tasks for goal in subtask.goals])
+        return self._result(spec, episode, subtasks, records, runs, total_steps)
+
+    def _result(
+        self,
+        spec: EpisodeSpec,
+        episode: GoatEpisode,
+        subtasks: list[dict[str, Any]],
+        records: list[GenerationRecord],
+        runs: list[RunResult | None],
+        total_steps: int,
+    ) -> EpisodeResult:
+        """Metrics pooled over subtasks, every subtask's program and generation record."""
+        pooled = aggregate_subtasks(subtasks)["metrics"]
+        metrics = {key: pooled[key] for key in POOLED_METRICS if key in pooled}
+        result = episode_result(spec.instruction, records[0], runs, metrics, total_steps)
+        result.program = "\n".join(
+            f"# subtask {i} ({s.goal_type}): {subtask_instruction(s)}\n{r.program or ''}"
+            for i, (s, r) in enumerate(zip(episode.tasks, records))
+        )
+        result.generation = {"subtasks": [r.to_dict() for r in records]}
+        result.subtasks = subtasks
+        failures = [r.failure_reason for r in records if r.failure_reason]
+        result.failure_reason = failures[0] if failures else run_failure(runs)
+        return result
+
+
+class GoatTask(HabitatTask):
+    """The GOAT-Bench harness plugin."""
+
+    flow = GoatFlow
+
+
+register_task("goat", GoatTaskConfig)

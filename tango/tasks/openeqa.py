@@ -1,4 +1,4 @@
-"""OpenEQA (A-EQA, active embodied question answering): question loading.
+"""OpenEQA (A-EQA, active embodied question answering): question loading and the episode flow.
 
 `open-eqa-v0.json` is a list of `{question, answer, category, question_id, episode_history, extra_answers?}`.
 `episode_history` ("hm3d-v0/000-hm3d-BFRyYbPCCPE") names the scene: the part after the second "-" of its last
@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tango.harness.episode import EpisodeResult, EpisodeSpec
 from tango.tasks.fields import (
     DatasetError,
     FieldError,
@@ -31,6 +32,10 @@ from tango.tasks.fields import (
     text,
     vec3,
 )
+from tango.tasks.flow import EpisodeRun, HabitatFlow, HabitatTaskConfig, episode_result
+from tango.tasks.habitat_runner import HabitatTask
+from tango.tasks.openeqa_scoring import JudgeConfig, LLMMatchJudge, build_judge, score_answer
+from tango.tasks.registry import register_task
 
 CATEGORIES = (
     "object recognition",
@@ -173,3 +178,68 @@ def _question(
         evidence=tuple(int(i) for i in known.get("evidence", [])),
         source_file=str(file),
     )
+
+
+# --- the OpenEQA flow -------------------------------------------------------------------------------------------
+
+
+@dataclass
+class OpenEQATaskConfig(HabitatTaskConfig):
+    """configs/task/openeqa.yaml; `judge` scores with LLM-Match when enabled (else normalised match only)."""
+
+    name: str = "openeqa"
+    plugin: str = "tango.tasks.openeqa:OpenEQATask"
+    judge: JudgeConfig = field(default_factory=JudgeConfig)
+
+
+class OpenEQAFlow(HabitatFlow):
+    """Explore, then answer: the question as written is the whole instruction; one program returns the answer."""
+
+    schema = OpenEQATaskConfig
+    data_file = "openeqa/open-eqa-v0.json"
+    task: OpenEQATaskConfig
+
+    def __init__(self, task: HabitatTaskConfig) -> None:
+        super().__init__(task)
+        self._judge: LLMMatchJudge | None = None
+
+    def read(self, path: Path) -> Loaded[EQAQuestion]:
+        loaded = read_episodes(path)
+        missing = [q.question_id for q in loaded.episodes if q.start is None]
+        if missing:
+            raise ValueError(f"{path}: questions without a start pose ({STARTS_FILE}): {missing[:5]}")
+        return loaded
+
+    def spec(self, episode: EQAQuestion) -> EpisodeSpec:
+        assert episode.start is not None
+        return EpisodeSpec(episode.question_id, episode.start.scene_id, episode.question, episode)
+
+    def failure_metrics(self, spec: EpisodeSpec) -> dict[str, float]:
+        return {"normalised_match": 0.0, **({"llm_match": 0.0} if self.task.judge.enabled else {})}
+
+    def run(self, spec: EpisodeSpec, run: EpisodeRun) -> EpisodeResult:
+        question: EQAQuestion = spec.payload
+        assert question.start is not None
+        start = question.start
+        run.start(start.scene_id, start.start_position, start.start_rotation)
+        record = run.program(question.question)
+        result = run.execute(record, stop_when_done=False)
+        prediction = "" if result is None or result.value is None else str(result.value)
+        run.finish([])
+        if self._judge is None and self.task.judge.enabled:
+            self._judge = build_judge(self.task.judge)
+        metrics, extra = score_answer(
+            question.question, question.answer, prediction, list(question.extra_answers or []), self._judge
+        )
+        episode = episode_result(question.question, record, [result], metrics, run.steps)
+        episode.extra = {"category": question.category, "reference": question.answer, **extra}
+        return episode
+
+
+class OpenEQATask(HabitatTask):
+    """The OpenEQA harness plugin."""
+
+    flow = OpenEQAFlow
+
+
+register_task("openeqa", OpenEQATaskConfig)

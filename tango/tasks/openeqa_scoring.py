@@ -42,7 +42,7 @@ class JudgeError(ValueError):
     """The judge's reply did not hold exactly one mark from 1 to 5."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class JudgeConfig:
     """configs/task/openeqa.yaml `judge`: whether to call the judge, which model, and how often to retry."""
 

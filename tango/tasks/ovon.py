@@ -1,4 +1,4 @@
-"""HM3D-OVON (open-vocabulary ObjectNav): episode loading.
+"""HM3D-OVON (open-vocabulary ObjectNav): episode loading and the episode flow (ObjectNav's, on OVON files).
 
 Same layout as ObjectNav-v1. goals_by_category keys are the scene file's basename, "_", the category
 ("TEEsavR23oF.basis.glb_chair" for HM3D, "apt_000.glb_chair" for our synthetic scenes). As ovon's own dataset
@@ -11,10 +11,16 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from tango.tasks.episodes import NavEpisode, read_nav_episodes
 from tango.tasks.fields import Loaded
+from tango.tasks.flow import NavTaskConfig
+from tango.tasks.habitat_runner import HabitatTask
+from tango.tasks.objectnav import ObjectGoalFlow
+from tango.tasks.registry import register_task
 
 OVONEpisode = NavEpisode
 _TRAILING_NUMBER = re.compile(r"_(\d+)$")
@@ -36,3 +42,34 @@ def read_episodes(path: str | os.PathLike[str]) -> Loaded[OVONEpisode]:
 def load_episodes(path: str | os.PathLike[str]) -> list[OVONEpisode]:
     """Episodes of one OVON split; a malformed episode refuses the file (EpisodeError)."""
     return read_episodes(path).strict()
+
+
+# --- the OVON flow ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class OvonTaskConfig(NavTaskConfig):
+    """configs/task/ovon.yaml."""
+
+    name: str = "ovon"
+    plugin: str = "tango.tasks.ovon:OvonTask"
+    split: str = "val_unseen"
+
+
+class OvonFlow(ObjectGoalFlow):
+    """ObjectNav's flow on OVON episodes (open-vocabulary category names)."""
+
+    schema = OvonTaskConfig
+    data_file = "ovon/{split}/{split}.json.gz"
+
+    def read(self, path: Path) -> Loaded[NavEpisode]:
+        return read_episodes(path)
+
+
+class OvonTask(HabitatTask):
+    """The HM3D-OVON harness plugin."""
+
+    flow = OvonFlow
+
+
+register_task("ovon", OvonTaskConfig)

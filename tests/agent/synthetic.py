@@ -12,12 +12,14 @@ from typing import Any
 from hydra import compose, initialize_config_dir
 
 from tango.eval import CONFIG_DIR, resolved
+from tango.harness.episode import load_plugin
 from tango.scenes.datasets.generate import DatasetConfig, generate_dataset
 from tango.scenes.datasets.goat import GoatConfig
 from tango.scenes.datasets.objectnav import ObjectNavConfig
 from tango.scenes.datasets.openeqa import OpenEQAConfig
 from tango.scenes.datasets.ovon import OVONConfig
-from tango.tasks.habitat_runner import DATA_FILES
+from tango.tasks.habitat_runner import HabitatTask
+from tango.tasks.registry import TASKS
 
 TASK_SPLITS = {"objectnav": "val", "ovon": "val_unseen", "goat": "val_unseen", "openeqa": "val"}
 TINY = DatasetConfig(
@@ -38,8 +40,15 @@ def tiny_dataset(base: Path) -> Path:
     return root
 
 
+def plugin(task: str) -> HabitatTask:
+    """A fresh instance of the registered plugin of a Habitat task."""
+    found = load_plugin(TASKS.get(task).schema().plugin, task)
+    assert isinstance(found, HabitatTask)
+    return found
+
+
 def data_path(root: Path, task: str) -> Path:
-    return root / DATA_FILES[task].format(split=TASK_SPLITS[task])
+    return root / plugin(task).flow.data_file.format(split=TASK_SPLITS[task])
 
 
 def eval_config(root: Path, task: str, output_dir: Path, *overrides: str) -> dict[str, Any]:

@@ -17,13 +17,14 @@ from tango.agent.api import GoalImage
 from tango.agent.habitat_agent import HabitatAgent
 from tango.agent.observation import Observation
 from tango.navigation.navigator import Navigator
-from tango.perception.build import build_perception
+from tango.perception.build import PerceptionBundle
 from tango.perception.image_goal import MatchResult
-from tango.perception.oracle_scene import load_oracle_scene
+from tango.perception.image_goal_search import KeypointLocator
+from tango.perception.oracle.ground_truth import GroundTruth
 from tango.programs.budget import Budget
 from tango.tasks import objectnav
-from tango.tasks.habitat_runner import HabitatRunner
-from tests.agent.synthetic import data_path, eval_config
+from tango.tasks.habitat.runner import HabitatRunner
+from tests.agent.synthetic import data_path, eval_config, plugin
 
 
 class NoFrames:
@@ -52,7 +53,9 @@ class SeenFrames:
 
 @pytest.fixture(scope="module")
 def runner(dataset_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[HabitatRunner]:
-    built = HabitatRunner(eval_config(dataset_root, "objectnav", tmp_path_factory.mktemp("agent")))
+    built = plugin("objectnav").make_runner(
+        eval_config(dataset_root, "objectnav", tmp_path_factory.mktemp("agent"))
+    )
     yield built
     built.close()
 
@@ -64,11 +67,11 @@ def _agent(
     scene = dataset_root / "scenes" / episode.scene_id
     first = runner.session.start(scene, episode.start_position, episode.start_rotation)
     seen = SeenFrames(first)
-    oracle = load_oracle_scene(scene.with_name(scene.stem + ".annotations.json"))
-    perception = build_perception(runner.perception_config, oracle)
+    truth = GroundTruth.load(scene.with_name(scene.stem + ".annotations.json"), 100)
+    perception = PerceptionBundle(runner.perception_config, truth)
     agent = HabitatAgent(
         runner.session, first, Navigator(runner.agent_config), perception, Budget(max_steps=200), NoFrames(),
-        runner.settings,
+        runner.agent_config.primitives,
     )  # fmt: skip
     step = runner.session.step
     monkeypatch.setattr(runner.session, "step", lambda action: seen.add(step(action)))
@@ -86,8 +89,8 @@ def test_detect_and_recall_only_return_objects_the_agent_has_seen(
     runner: HabitatRunner, dataset_root: Path, episode_index: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     agent, seen = _agent(runner, dataset_root, episode_index, monkeypatch)
-    oracle = agent.perception.scene
-    assert oracle is not None
+    assert agent.perception.ground_truth is not None
+    oracle = agent.perception.ground_truth.scene
     categories = sorted({o.category for o in oracle.objects.values()})
     returned: set[int] = set()
     for step in range(40):
@@ -111,8 +114,8 @@ def test_detect_finds_what_is_in_the_current_frame(
     runner: HabitatRunner, dataset_root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     agent, _ = _agent(runner, dataset_root, 0, monkeypatch)
-    oracle = agent.perception.scene
-    assert oracle is not None
+    assert agent.perception.ground_truth is not None
+    oracle = agent.perception.ground_truth.scene
     min_pixels = runner.perception_config.detector.min_pixels
     for _ in range(12):
         agent.turn_left()
@@ -142,13 +145,19 @@ def test_a_new_goal_image_is_compared_with_every_view(
 ) -> None:
     agent, _ = _agent(runner, dataset_root, 0, monkeypatch)
     matcher = CountingMatcher()
-    monkeypatch.setattr(agent.perception, "matcher", matcher)
+    locator = KeypointLocator(matcher)
     for _ in range(6):
         agent.turn_left()
     first = GoalImage(np.full((8, 8, 3), 1, dtype=np.uint8))
-    agent.match_image(first)
-    assert matcher.calls == [1] * len(agent.keyframes)
-    del first
+    assert len(locator.locate(first, agent.keyframes)) == 1
+    assert matcher.calls == [1] * len(agent.keyframes.views)
+    locator.locate(first, agent.keyframes)
+    assert matcher.calls == [1] * len(agent.keyframes.views), "views already compared were compared again"
+    agent.turn_left()
+    agent.turn_left()
+    agent.turn_left()
+    locator.locate(first, agent.keyframes)
+    assert matcher.calls == [1] * len(agent.keyframes.views), "each new view is compared once"
     second = GoalImage(np.full((8, 8, 3), 2, dtype=np.uint8))
-    agent.match_image(second)
-    assert matcher.calls.count(2) == len(agent.keyframes)
+    locator.locate(second, agent.keyframes)
+    assert matcher.calls.count(2) == len(agent.keyframes.views)

@@ -60,7 +60,8 @@ def test_eval_runs_generates_and_resumes(tmp_path: Path) -> None:
         assert record["program_source"] == "template" and "build_cognitive_graph()" in record["program"]
         assert record["metrics"]["success"] == 1.0 and record["failure_reason"] is None
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
-    assert summary["metrics"]["success"] == 1.0
+    assert summary["metrics"]["success"] == 1.0 and summary["num_errors"] == 0
+    assert summary["metric_counts"]["dps"] == 2 and summary["metric_counts"]["pfs"] == 4  # DPS: shortcut only
     rows = breakdown(records)
     assert {(r["task"], r["condition"], r["maze_size"]) for r in rows} == {
         (t, "C2", s) for t in ("repeated", "reversed", "shortcut") for s in (5, 7)
@@ -76,6 +77,11 @@ def test_config_errors_name_the_key() -> None:
     with pytest.raises(GraphNavConfigError, match="unknown graphnav.env"):
         GraphNavConfig.from_dict({"env": {"budget": 3}})
     assert GraphNavConfig.from_dict({"task": "shortcut"}).tasks == ("shortcut",)
+    with pytest.raises(GraphNavConfigError, match=r"graphnav.generate.sizes: \[6\] not among the card's"):
+        GraphNavConfig.from_dict({"generate": {"sizes": [5, 6]}})
+    with pytest.raises(GraphNavConfigError, match="graphnav.sizes"):
+        GraphNavConfig.from_dict({"sizes": [19]})
+    assert GraphNavConfig().generate.sizes == [5, 7, 9, 11, 13, 15, 17]
 
 
 LLM_SHORTCUT = """Program:
@@ -122,7 +128,7 @@ def test_default_data_root_is_generated_once_under_the_cache(tmp_path: Path, mon
     monkeypatch.setenv("TANGO_CACHE", str(tmp_path))
     config = GraphNavConfig(generate=GenerateConfig(sizes=[5], episodes_per_task=1))
     root = ensure_dataset(config)
-    assert root == tmp_path / "graphnav-v1" and len(list((root / "mazes").glob("*.txt"))) == 1
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["graphnav-v1"]  # no scratch folder left behind
+    assert root == tmp_path / "graphnav-v2" and len(list((root / "mazes").glob("*.txt"))) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["graphnav-v2"]  # no scratch folder left behind
     stamp = (root / "mazes").stat().st_mtime_ns
     assert ensure_dataset(config) == root and (root / "mazes").stat().st_mtime_ns == stamp

@@ -1,4 +1,5 @@
-"""Rendered GraphNav views: landmarks where corridors end, none on walls; 128 distinct models; condition marks."""
+"""Rendered GraphNav views: landmarks where corridors end, none on walls; the card's 127 distinct models;
+condition marks; published renders read by the published toolkit's file naming."""
 
 from __future__ import annotations
 
@@ -47,13 +48,15 @@ def test_destination_image_shows_the_goal_landmark(views: RenderedViews) -> None
     assert OracleLandmarks().read_destination(overview) == f"L{landmark_id(views.graph, (4, 2))}"
 
 
-def test_at_least_127_distinct_landmark_models() -> None:
+def test_catalog_of_127_distinct_landmark_models() -> None:
     signatures = set()
     for index in range(NUM_MODELS):
         mesh = landmark_model(index)
         signatures.add((len(mesh.faces), tuple(np.round(mesh.extents, 2)), model_color(index)))
-    assert NUM_MODELS >= 127 and len(signatures) == NUM_MODELS
+    assert NUM_MODELS == 127 and len(signatures) == 127
     assert len({model_color(i) for i in range(16)}) == 16
+    with pytest.raises(ValueError, match="outside"):
+        landmark_model(127)
 
 
 def test_conditions_draw_their_marks() -> None:
@@ -67,9 +70,10 @@ def test_conditions_draw_their_marks() -> None:
     assert get_condition("C2").slot_of("→") == "right" and get_condition("C4").slot_of(" 2 ") == "front"
 
 
-def test_published_images_are_used_when_present(tmp_path) -> None:
+def test_published_images_are_read_by_their_file_names(tmp_path) -> None:
     from PIL import Image
 
+    from tango.benchmarks.graphnav.availability import MissingImages, NoRecognizer
     from tango.benchmarks.graphnav.views import DatasetImageViews, dataset_images_present
 
     maze, _ = example_maze()
@@ -77,12 +81,20 @@ def test_published_images_are_used_when_present(tmp_path) -> None:
     folder.mkdir(parents=True)
     picture = np.zeros((10, 30, 3), np.uint8)
     picture[:, :10] = 255
-    Image.fromarray(picture).save(folder / "1_4_E.png")
+    # Facing east at (1,4) means arriving from the west: the published name says FromWest.
+    Image.fromarray(picture).save(folder / f"{maze.name}_X1_Y4_FromWest_LFR.png")
+    Image.fromarray(picture[:, :10]).save(folder / f"{maze.name}_X4_Y2_overview.png")
+    (folder / "notes.txt").write_text("not an image")
     assert dataset_images_present(tmp_path, "LFR") and not dataset_images_present(tmp_path, "Num")
-    views = DatasetImageViews(tmp_path, maze, "LFR", "{maze_name}/{x}_{y}_{heading}.png")
+    views = DatasetImageViews(tmp_path, maze, "LFR")
     view = views.node_view((1, 4), 1)
     assert np.array_equal(view.rgb, picture) and view.semantic is None
-    with pytest.raises(FileNotFoundError, match="4_2_S.png"):
+    assert views.destination_view((4, 2)).rgb.shape == (10, 10, 3)
+    with pytest.raises(MissingImages, match=r"\[4, 2\] arriving from North"):
         views.node_view((4, 2), 2)
-    with pytest.raises(ValueError, match="semantic sensor"):
+    assert views.missing([((1, 4), 1), ((1, 4), 0)], (1, 2)) == [
+        "LFR view of [1, 4] from South",
+        "overview of [1, 2]",
+    ]
+    with pytest.raises(NoRecognizer, match="semantic sensor"):
         OracleLandmarks().read_view(view)

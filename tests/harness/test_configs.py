@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -71,8 +70,3 @@ def test_eval_config_rejects_unknown_and_out_of_range_settings() -> None:
         EvalConfig(output_dir="x", shard=3, num_shards=2)
     with pytest.raises(ConfigError, match="num_workers"):
         EvalConfig(output_dir="x", num_workers=0)
-
-
-def test_yaml_eval_keys_mirror_the_dataclass() -> None:
-    yaml_keys = set(OmegaConf.load(Path(CONFIG_DIR) / "eval.yaml").eval.keys())
-    assert yaml_keys == set(EvalConfig.__dataclass_fields__)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from omegaconf import OmegaConf
 
 from tango.llm import ChatClient, LLMConfig
 from tango.tasks.openeqa_scoring import (
@@ -16,8 +15,8 @@ from tango.tasks.openeqa_scoring import (
     parse_mark,
     score_answer,
 )
-from tests.harness.conftest import CONFIG_DIR
 from tests.support.chat_server import ChatServer, Reply
+from tests.support.presets import preset
 
 
 def _judge(server: ChatServer, attempts: int = 3) -> LLMMatchJudge:
@@ -103,7 +102,7 @@ def test_normalised_match_is_exact_after_normalising_else_token_f1() -> None:
 
 
 def test_judge_is_built_from_the_openeqa_task_config(monkeypatch: pytest.MonkeyPatch) -> None:
-    node = OmegaConf.to_container(OmegaConf.load(CONFIG_DIR / "task" / "openeqa.yaml").judge)
+    node = preset("task", "openeqa")["judge"]
     assert isinstance(node, dict)
     assert build_judge(JudgeConfig.from_dict(node)) is None  # off by default: offline score only
     monkeypatch.setenv("OPENAI_API_KEY", "test")

@@ -73,3 +73,32 @@ def test_subtasks_are_pooled_per_goal_type_and_shown_in_the_table() -> None:
     assert summary["subtasks"]["by_goal_type"]["object"]["metrics"]["spl"] == pytest.approx(0.75)
     rows = [str(cell) for column in summary_table(summary).columns for cell in column._cells]
     assert "  image success (n=1)" in rows
+
+
+def _generation(source: str, **fields: object) -> dict[str, object]:
+    return {"program_source": source, "program": "stop()", "cached": False, "fallback_reason": None, **fields}
+
+
+def test_summary_names_the_oracle_components_and_counts_program_sources() -> None:
+    oracle = {"name": "oracle", "oracle_components": ["detector", "memory"]}
+    records = [
+        _record("a", 1.0, 5, perception=oracle, generation=_generation("llm")),
+        _record("b", 1.0, 5, perception={"name": "mix", "oracle_components": ["room"]},
+                generation=_generation("llm", cached=True)),
+        _record("c", 0.0, 5, perception={"name": "owlv2", "oracle_components": []},
+                generation={"subtasks": [_generation("template"), _generation("template", fallback_reason="bad"),
+                                         _generation("llm", program=None)]}),
+        _record("d", 0.0, 0, status="error", program_source="", generation=None),
+    ]  # fmt: skip
+    summary = summarize(records, "goat", wall_time_s=1.0)
+    assert summary["oracle_components"] == ["detector", "memory", "room"]
+    assert summary["program_sources"] == {
+        "model": 1, "cache": 1, "template": 1, "fallback": 1, "replay": 0, "none": 2,
+    }  # fmt: skip
+    table_rows = [str(cell) for column in summary_table(summary).columns for cell in column._cells]
+    assert "detector, memory, room" in table_rows
+
+
+def test_a_run_without_oracles_says_so() -> None:
+    records = [_record("a", 1.0, 5, perception={"name": "owlv2", "oracle_components": []})]
+    assert summarize(records, "objectnav", wall_time_s=1.0)["oracle_components"] == []

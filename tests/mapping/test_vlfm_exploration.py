@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from tango.mapping.config import MapConfig
-from tango.navigation.config import AgentConfig
+from tango.navigation.config import NavigatorConfig
 from tango.navigation.navigator import Navigator
 from tests.navigation.sim_world import SimWorld
 
@@ -18,7 +18,7 @@ def test_vlfm_explored_method_covers_80_percent_of_an_apartment_within_500_steps
     try:
         rng = np.random.default_rng(0)
         world.place(world.grid.sample_navigable_point(rng), rng.uniform(-np.pi, np.pi))
-        navigator = Navigator(AgentConfig(map=MapConfig(explored_method="vlfm")))
+        navigator = Navigator(NavigatorConfig(map=MapConfig(explored_method="vlfm")))
         for _ in range(500):
             navigator.update(world.observe())
             action = navigator.next_action_explore()

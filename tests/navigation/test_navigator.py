@@ -8,16 +8,17 @@ import torch
 
 from tango.mapping.config import MapConfig
 from tango.navigation.actions import MOVE_FORWARD, POINTNAV_ACTIONS, STOP, TURN_LEFT, TURN_RIGHT
-from tango.navigation.config import AgentConfig, ExploreConfig, NavigationConfig
+from tango.navigation.config import ExploreConfig, NavigationConfig, NavigatorConfig
 from tango.navigation.explorer import FrontierSelector
 from tango.navigation.navigator import Navigator
 from tango.navigation.pointnav_net import PointNavPolicy
 from tango.navigation.targets import detection_point
+from tango.perception.memories import FrameFeatureMemory
 from tests.mapping.synthetic import flat_wall_observation
 
 
-def small_agent(**explore: float) -> AgentConfig:
-    return AgentConfig(map=MapConfig(size_px=300), explore=ExploreConfig(**explore))  # type: ignore[arg-type]
+def small_agent(**explore: float) -> NavigatorConfig:
+    return NavigatorConfig(map=MapConfig(size_px=300), explore=ExploreConfig(**explore))  # type: ignore[arg-type]
 
 
 def test_explore_scans_a_full_turn_first_then_heads_for_a_frontier() -> None:
@@ -57,13 +58,11 @@ def test_frontier_hysteresis_keeps_current_target_unless_clearly_better() -> Non
 
 
 def test_next_action_to_stops_within_the_success_distance_and_moves_otherwise() -> None:
-    navigator = Navigator(
-        AgentConfig(map=MapConfig(size_px=300), navigation=NavigationConfig(success_distance=1.0))
-    )
+    navigator = Navigator(NavigatorConfig(map=MapConfig(size_px=300)))
     navigator.update(flat_wall_observation(0.0, size=128))
-    assert navigator.next_action_to(np.array([0.0, 0.0, -0.8])) == STOP
-    assert navigator.next_action_to(np.array([0.0, 0.0, -3.0])) == MOVE_FORWARD
-    assert navigator.next_action_to(np.array([3.0, 0.0, 0.0])) == TURN_RIGHT
+    assert navigator.next_action_to(np.array([0.0, 0.0, -0.8]), stop_distance=1.0) == STOP
+    assert navigator.next_action_to(np.array([0.0, 0.0, -3.0]), stop_distance=1.0) == MOVE_FORWARD
+    assert navigator.next_action_to(np.array([3.0, 0.0, 0.0]), stop_distance=1.0) == TURN_RIGHT
 
 
 def test_detection_point_uses_the_median_depth_over_the_box_core() -> None:
@@ -83,13 +82,33 @@ def test_detection_point_uses_the_median_depth_over_the_box_core() -> None:
     assert detection_point(obs, box=np.array([40.0, 40.0, 60.0, 60.0])) is None
 
 
-def test_memory_recall_through_the_navigator() -> None:
-    navigator = Navigator(small_agent(), embedding_dim=3)
-    navigator.update(flat_wall_observation(3.0, size=64), embedding=np.array([1.0, 0.0, 0.0]))
-    navigator.update(flat_wall_observation(3.0, size=64, yaw=np.pi), embedding=np.array([0.0, 1.0, 0.0]))
-    hit = navigator.recall(np.array([0.1, 1.0, 0.0]), threshold=0.5)
-    assert hit is not None and hit.frame_index == 1 and hit.point[2] > 0  # the frame facing +z
-    assert navigator.recall(np.array([0.0, 0.0, 1.0]), threshold=0.5) is None
+class FixedEmbedder:
+    """Stands in for CLIP: the given frame embeddings in order, and one text embedding."""
+
+    def __init__(self, frames: list[list[float]], text: list[float]) -> None:
+        self.frames = [torch.tensor([f]) for f in frames]
+        self.text = torch.tensor([text])
+
+    def images(self, images: list[np.ndarray]) -> torch.Tensor:
+        return self.frames.pop(0)
+
+    def texts(self, texts: list[str]) -> torch.Tensor:
+        return self.text
+
+
+def test_frame_feature_memory_recalls_through_the_navigators_map_view() -> None:
+    navigator = Navigator(small_agent())
+    memory = FrameFeatureMemory(FixedEmbedder([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]], [0.1, 1.0, 0.0]), 0.5)
+    for yaw in (0.0, np.pi):
+        obs = flat_wall_observation(3.0, size=64, yaw=yaw)
+        navigator.update(obs)
+        assert navigator.fov_patch(obs) is navigator.fov_patch(obs)  # projected once per frame
+        memory.observe(obs, navigator)
+    (hit,) = memory.recall("Chair")
+    assert hit.key == "chair@memory" and hit.point[2] > 0  # the area of the frame facing +z
+    miss = FrameFeatureMemory(FixedEmbedder([[1.0, 0.0, 0.0]], [0.0, 0.0, 1.0]), 0.5)
+    miss.observe(flat_wall_observation(3.0, size=64), navigator)
+    assert miss.recall("chair") == []
 
 
 def test_value_scores_fill_the_value_map_channels() -> None:
@@ -101,12 +120,12 @@ def test_value_scores_fill_the_value_map_channels() -> None:
 
 def test_unknown_controller_is_a_config_error() -> None:
     with pytest.raises(ValueError, match="fmm"):
-        Navigator(AgentConfig(navigation=NavigationConfig(controller="teleport")))
+        Navigator(NavigatorConfig(navigation=NavigationConfig(controller="teleport")))
 
 
 def test_pointnav_controller_drives_next_action_to_with_a_tiny_random_init_policy() -> None:
     torch.manual_seed(0)
-    config = AgentConfig(map=MapConfig(size_px=300), navigation=NavigationConfig(controller="pointnav"))
+    config = NavigatorConfig(map=MapConfig(size_px=300), navigation=NavigationConfig(controller="pointnav"))
     navigator = Navigator(config, pointnav_policy=PointNavPolicy())
     navigator.update(flat_wall_observation(3.0, size=64))
     assert navigator.next_action_to(np.array([0.0, 0.0, -2.0]), stop_distance=0.2) in POINTNAV_ACTIONS

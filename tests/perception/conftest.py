@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from tango.agent.observation import Observation
-from tango.perception.oracle_scene import OracleScene
+from tango.perception.oracle.scene import OracleScene
 from tango.sim.scene import parse_annotations
+from tests.agent.synthetic import tiny_dataset
 from tests.perception import tiny_models
 
 ANNOTATION = {
@@ -101,3 +102,24 @@ def tiny_blip2_itm(tiny_dir: Path) -> Path:
 @pytest.fixture(scope="session")
 def tiny_blip2_vqa(tiny_dir: Path) -> Path:
     return tiny_models.save_tiny_blip2(tiny_dir / "blip2_vqa", "vqa")
+
+
+@pytest.fixture(scope="session")
+def dataset_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The session's tiny synthetic dataset (shared with tests/agent and tests/tasks)."""
+    return tiny_dataset(tmp_path_factory.getbasetemp())
+
+
+@pytest.fixture(scope="session")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """Paths of tiny random-weight checkpoints for every real component."""
+    folder = tmp_path_factory.mktemp("tiny_stack")
+    return {
+        "owlv2": str(tiny_models.save_tiny_owl(folder / "owlv2", "owlv2")),
+        "owlvit": str(tiny_models.save_tiny_owl(folder / "owlvit", "owlvit")),
+        "detr": str(tiny_models.save_tiny_detr(folder / "detr")),
+        "clip": tiny_models.save_tiny_open_clip(folder / "clip"),
+        "itm": str(tiny_models.save_tiny_blip2(folder / "itm", "itm")),
+        "vqa": str(tiny_models.save_tiny_blip2(folder / "vqa", "vqa")),
+        "yolo": str(tiny_models.save_tiny_darknet(folder / "yolo", ["chair", "sofa", "bed", "diningtable"])),
+    }

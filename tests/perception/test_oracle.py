@@ -5,17 +5,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tango.perception import build_perception
-from tango.perception.description import OracleDescriptionScorer, parse_description
+from tango.perception.build import build_perception
 from tango.perception.models import placement
-from tango.perception.observed_memory import ObservedObjects
-from tango.perception.oracle import OracleDetector, visible_objects
-from tango.perception.oracle_answerer import OracleAnswerer
-from tango.perception.oracle_scene import OracleScene
-from tango.perception.rooms import OracleRoomClassifier
+from tango.perception.oracle.answerer import OracleAnswerer
+from tango.perception.oracle.description import OracleDescriptionScorer, parse_description
+from tango.perception.oracle.detector import OracleDetector
+from tango.perception.oracle.ground_truth import GroundTruth
+from tango.perception.oracle.observed import ObservedObjects
+from tango.perception.oracle.rooms import OracleRoomClassifier
+from tango.perception.oracle.scene import OracleScene
+from tango.perception.oracle.scorer import OracleTextScorer
+from tango.perception.oracle.visible import visible_objects
 from tango.perception.text_similarity import TextEmbedder
-from tango.perception.value_scorers import OracleTextScorer
 from tests.perception.conftest import make_observation
+from tests.support.presets import preset
 
 
 @pytest.fixture(scope="module")
@@ -82,13 +85,14 @@ def test_oracle_room_from_agent_position(scene: OracleScene) -> None:
 
 
 def test_oracle_text_scorer_ranks_prompts_by_labels_in_view(scene: OracleScene, kitchen_view, minilm) -> None:
-    scores = OracleTextScorer(scene, minilm, min_pixels=100).score(
+    truth = GroundTruth(scene, 100)
+    scores = OracleTextScorer(truth, minilm, min_pixels=100).score(
         kitchen_view, ["chair", "armchair", "bathtub"]
     )
     assert scores[0] == pytest.approx(1.0, abs=1e-4)
     assert scores[0] > scores[1] > scores[2]
     empty = make_observation(np.zeros((48, 64)))
-    assert OracleTextScorer(scene, minilm, 100).score(empty, ["chair"]).tolist() == [0.0]
+    assert OracleTextScorer(truth, minilm, 100).score(empty, ["chair"]).tolist() == [0.0]
 
 
 def test_parse_goat_style_description() -> None:
@@ -113,19 +117,45 @@ def test_oracle_description_picks_the_described_chair(scene: OracleScene, kitche
     assert red[2] == -np.inf  # never observed
 
 
-def test_build_oracle_bundle_describes_itself_and_shares_memory(scene: OracleScene, kitchen_view) -> None:
-    bundle = build_perception({"detector": {"min_pixels": 100}}, scene=scene)
-    bundle.observe(kitchen_view)
-    assert len(bundle.memory) == 2
+class NoMaps:
+    """The oracle memory reads no map (a MapView that must not be used)."""
+
+    @property
+    def grid(self):  # type: ignore[no-untyped-def]
+        raise AssertionError("the oracle memory read the map")
+
+    def fov_patch(self, obs):  # type: ignore[no-untyped-def]
+        raise AssertionError("the oracle memory read the map")
+
+
+def test_build_oracle_bundle_describes_itself_and_shares_what_was_observed(
+    scene: OracleScene, kitchen_view
+) -> None:
+    bundle = build_perception(preset("perception", "oracle"), GroundTruth(scene, 100))
+    bundle.observe(kitchen_view, NoMaps())
+    assert sorted(r.key or "" for r in bundle.memory.recall("chair")) == ["chair#1", "chair#2"]
+    assert bundle.memory.recall("bed") == []
+    assert sorted(r.key or "" for r in bundle.memory.contents()) == ["chair#1", "chair#2"]
     assert bundle.answerer.answer(make_observation(np.zeros((48, 64))), "how many chairs") == "2"
     info = bundle.describe()
-    assert info["name"] == "oracle" and "detector" in info["oracle_components"]
+    assert info["name"] == "oracle"
+    assert info["oracle_components"] == [
+        "answerer",
+        "description",
+        "detector",
+        "matcher",
+        "memory",
+        "room",
+        "scorer",
+    ]
     assert info["detector"]["kind"] == "oracle" and "llm" not in info["answerer"]
 
 
-def test_oracle_bundle_without_scene_names_the_problem() -> None:
-    with pytest.raises(ValueError, match="oracle detector needs the scene annotation"):
-        build_perception({})
+def test_oracle_bundle_without_ground_truth_names_the_problem() -> None:
+    with pytest.raises(
+        ValueError, match=r"oracle component\(s\) \['detector'\] need the episode's ground truth"
+    ):
+        build_perception({"detector": {"kind": "oracle"}, "memory": {"kind": "none"}})
 
 
 def furnished_scene() -> OracleScene:

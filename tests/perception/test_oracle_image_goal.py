@@ -7,7 +7,7 @@ import pytest
 
 from tango.perception.build import describe_config
 from tango.perception.config import perception_config
-from tango.perception.oracle_image_goal import OracleImageMatcher
+from tango.perception.oracle.image_goal import OracleImageMatcher
 
 
 def test_goal_instance_is_the_most_common_id_in_the_centre() -> None:

@@ -6,16 +6,13 @@ perception config at that folder and runs to a Detections record, scores or an a
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
-from omegaconf import OmegaConf
 
 from tango.llm import LLMConfig
-from tango.perception import build_perception
 from tango.perception.answerers import VlmAnswerer
 from tango.perception.blip2 import Blip2Answerer, Blip2ItmScorer
+from tango.perception.build import build_perception
 from tango.perception.clip import ClipEmbedder
 from tango.perception.clip_filter import ClipFilter
 from tango.perception.config import ClipConfig
@@ -26,9 +23,9 @@ from tango.perception.owl import OwlDetector
 from tango.perception.pipeline import DetectionPipeline, nms
 from tests.perception.conftest import make_observation
 from tests.support.chat_server import ChatServer, Reply
+from tests.support.presets import preset
 
 CPU = placement("cpu")
-CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs" / "perception"
 
 
 @pytest.fixture
@@ -131,57 +128,49 @@ def test_vlm_answerer_sends_the_image_and_question(frame) -> None:  # type: igno
     assert content[1]["image_url"]["url"].startswith("data:image/png;base64,")
 
 
-def test_owlv2_yaml_with_tiny_models_builds_every_real_component(  # type: ignore[no-untyped-def]
+def test_tango_preset_with_tiny_models_builds_every_real_component(  # type: ignore[no-untyped-def]
     tiny_owlv2, tiny_detr, tiny_clip, tiny_blip2_itm, tiny_blip2_vqa, frame
 ) -> None:
-    cfg = OmegaConf.load(CONFIG_DIR / "tango.yaml")
-    cfg.device = "cpu"
-    cfg.detector.path, cfg.detector.detr_path, cfg.detector.threshold = str(tiny_owlv2), str(tiny_detr), 0.0
-    cfg.detector.detr_threshold = 0.0
-    cfg.filter.threshold = 0.0
-    cfg.scorer.path, cfg.answerer.path = str(tiny_blip2_itm), str(tiny_blip2_vqa)
-    for group in ("filter", "description", "room"):
-        cfg[group].clip = {"model": tiny_clip, "pretrained": ""}
+    clip = [f"perception.{g}.clip.model={tiny_clip}" for g in ("filter", "description", "room")]
+    clip += [f"perception.{g}.clip.pretrained=" for g in ("filter", "description", "room")]
+    cfg = preset(
+        "perception", "tango", "perception.device=cpu", f"perception.detector.path={tiny_owlv2}",
+        f"perception.detector.detr_path={tiny_detr}", "perception.detector.threshold=0.0",
+        "perception.detector.detr_threshold=0.0", "perception.filter.threshold=0.0",
+        f"perception.scorer.path={tiny_blip2_itm}", f"perception.answerer.path={tiny_blip2_vqa}", *clip,
+    )  # fmt: skip
     bundle = build_perception(cfg)
     detections = bundle.detector.detect(frame, ["chair", "lamp"])
     assert isinstance(detections, Detections)
     assert bundle.scorer.score(frame, ["chair", "lamp"]).shape == (2,)
     assert isinstance(bundle.answerer.answer(frame, "is there a lamp?"), str)
-    assert bundle.room.classify(frame) in cfg.room.rooms
+    assert bundle.room.classify(frame) in cfg["room"]["rooms"]
     boxes = Detections.from_boxes(frame, np.array([[0, 0, 20, 20]]), np.ones(1), ["chair"])
-    assert bundle.description.score(frame, "a red chair", boxes).shape == (1,)
+    matched = bundle.description.match(frame, "a red chair", lambda label: boxes)
+    assert all(m.label == "a red chair" and m.key is None for m in matched)
+    assert bundle.memory.recall("chair") == []
     info = bundle.describe()
     assert info["detector"]["path"] == str(tiny_owlv2) and info["detector"]["detr_path"] == str(tiny_detr)
     assert info["oracle_components"] == [] and info["scorer"]["kind"] == "blip2_itm"
 
 
-@pytest.mark.parametrize("name", ["oracle", "owlv2", "owlvit", "tango", "vlm"])
-def test_every_perception_yaml_matches_the_dataclass(name) -> None:  # type: ignore[no-untyped-def]
-    from tango.perception.config import perception_config
-
-    config = perception_config(OmegaConf.load(CONFIG_DIR / f"{name}.yaml"))
-    assert config.name == name
-
-
 def test_lightglue_without_kornia_says_what_to_install() -> None:
     import importlib.util
 
-    from tango.perception.build import build_matcher
-    from tango.perception.config import PerceptionConfig
-
     if importlib.util.find_spec("kornia") is not None:
         pytest.skip("kornia is installed here")
-    config = PerceptionConfig()
-    config.matcher.kind = "lightglue"
+    bundle = build_perception({"matcher": {"kind": "lightglue"}})
     with pytest.raises(ImportError, match="needs kornia"):
-        build_matcher(config)
+        _ = bundle.matcher
 
 
 def test_describe_keeps_clip_settings_only_for_clip_components() -> None:
     from tango.perception.build import describe_config
     from tango.perception.config import perception_config
 
-    info = describe_config(perception_config({"scorer": {"kind": "clip"}}))
-    assert info["scorer"]["clip"]["model"] == "ViT-B-32"
-    assert "clip" not in info["room"] and "clip" not in info["filter"]
-    assert info["oracle_components"] == ["answerer", "description", "detector", "room"]
+    info = describe_config(perception_config({"room": {"kind": "oracle"}, "memory": {"kind": "none"}}))
+    assert (
+        info["scorer"]["clip"]["model"] == "ViT-B-32" and info["description"]["clip"]["model"] == "ViT-B-32"
+    )
+    assert "clip" not in info["room"] and "clip" not in info["filter"] and "clip" not in info["memory"]
+    assert info["oracle_components"] == ["room"]

@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 
 from tango.perception.config import MatcherConfig
-from tango.perception.description import OracleDescriptionScorer
 from tango.perception.image_goal import SiftMatcher, best_goal, calibrate_threshold
 from tango.perception.models import placement
-from tango.perception.observed_memory import ObservedObjects
-from tango.perception.oracle import visible_objects
-from tango.perception.oracle_answerer import OracleAnswerer
-from tango.perception.oracle_scene import OracleScene
+from tango.perception.oracle.answerer import OracleAnswerer
+from tango.perception.oracle.description import OracleDescriptionScorer
+from tango.perception.oracle.observed import ObservedObjects
+from tango.perception.oracle.scene import OracleScene
+from tango.perception.oracle.visible import visible_objects
 from tango.perception.text_similarity import TextEmbedder
 from tango.scenes.datasets.generate import DatasetConfig, generate_dataset
 from tango.tasks import goat, openeqa

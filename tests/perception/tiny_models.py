@@ -9,6 +9,7 @@ import gzip
 import json
 from pathlib import Path
 
+import numpy as np
 import torch
 
 COCO_SUBSET = {1: "person", 62: "chair", 63: "couch", 67: "dining table"}
@@ -134,4 +135,56 @@ def save_tiny_blip2(folder: Path, task: str, image_size: int = 32, num_query_tok
     processor = tf.Blip2Processor(image_processor=image_processor, tokenizer=tokenizer,
                                   num_query_tokens=num_query_tokens)  # fmt: skip
     processor.save_pretrained(folder)
+    return folder
+
+
+TINY_DARKNET_CFG = """[net]
+width={size}
+height={size}
+channels=3
+
+[convolutional]
+batch_normalize=1
+filters=8
+size=3
+stride=2
+pad=1
+activation=leaky
+
+[convolutional]
+size=1
+stride=1
+pad=1
+filters={filters}
+activation=linear
+
+[yolo]
+mask=0,1,2
+anchors=4,4, 8,8, 16,16
+classes={classes}
+num=3
+"""
+
+
+def save_tiny_darknet(folder: Path, classes: list[str], size: int = 32) -> Path:
+    """A tiny random-weight Darknet YOLO (one conv, one 1x1 head, one yolo layer) as .cfg/.weights/.names files.
+
+    The weights file has Darknet's layout: a header (major 0, minor 2, revision 0, images seen as int64), then
+    per convolution with batch norm: biases, scales, rolling means, rolling variances, kernels; without: biases,
+    kernels (all float32).
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    head = 3 * (5 + len(classes))
+    (folder / "tiny-yolo.cfg").write_text(
+        TINY_DARKNET_CFG.format(size=size, filters=head, classes=len(classes))
+    )
+    (folder / "tiny.names").write_text("\n".join(classes) + "\n")
+    rng = np.random.default_rng(0)
+    parts = [np.array([0, 2, 0], np.int32).tobytes(), np.array([0], np.int64).tobytes()]
+    bn = [rng.normal(0, 0.1, 8), rng.uniform(0.5, 1.5, 8), rng.normal(0, 0.1, 8), rng.uniform(0.5, 1.5, 8)]
+    parts += [a.astype(np.float32).tobytes() for a in [*bn, rng.normal(0, 0.3, 8 * 3 * 3 * 3)]]
+    parts += [
+        a.astype(np.float32).tobytes() for a in [rng.normal(0, 0.1, head), rng.normal(0, 0.3, head * 8)]
+    ]
+    (folder / "tiny.weights").write_bytes(b"".join(parts))
     return folder

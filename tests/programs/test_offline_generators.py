@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
-import yaml
 
 from tango.agent.api import GoalImage
 from tango.agent.context import AgentContext
@@ -21,15 +19,10 @@ from tango.programs.generators import (
     make_generator,
 )
 from tango.programs.generators.template import question_subject
-from tango.programs.instructions import (
-    description_instruction,
-    image_instruction,
-    object_instruction,
-    question_instruction,
-)
+from tango.tasks.goat import GOAL_PHRASES
+from tango.tasks.objectnav import object_instruction
 from tests.programs.fake_world import apartment
-
-CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs" / "generator"
+from tests.support.presets import preset
 
 
 def run_record(record: GenerationRecord, inputs=None):
@@ -65,18 +58,18 @@ def test_a_remembered_object_is_reached_without_exploring():
 
 def test_description_and_image_goals_use_the_bound_inputs():
     image = GoalImage(np.full((4, 4, 3), (20, 20, 200), dtype=np.uint8))
-    record = TemplateGenerator().generate("goat", image_instruction("couch"))
+    record = TemplateGenerator().generate("goat", GOAL_PHRASES["image"])
     assert "match(goal_image)" in record.program
     result, world = run_record(record, {"goal_image": image})
     assert result.ok and world.stops == [(12.0, 0.0, 0.0)]
-    record = TemplateGenerator().generate("goat", description_instruction("the red couch", "couch"))
+    record = TemplateGenerator().generate("goat", GOAL_PHRASES["description"])
     assert "match(goal_description)" in record.program
     result, world = run_record(record, {"goal_description": "the red couch"})
     assert result.ok and world.stops == [(9.0, 0.0, 0.0)]
 
 
 def test_question_template_goes_to_the_questions_object_then_answers():
-    record = TemplateGenerator().generate("openeqa", question_instruction("What color is the couch? "))
+    record = TemplateGenerator().generate("openeqa", "What color is the couch?")
     assert "detect('couch')" in record.program
     assert record.program.endswith("return answer('What color is the couch?')\n")
     result, world = run_record(record)
@@ -132,11 +125,9 @@ def test_replay_file_errors_name_the_file_and_line(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["openai", "hf", "template", "replay"])
-def test_each_config_file_mirrors_the_dataclass(name):
-    values = yaml.safe_load((CONFIG_DIR / f"{name}.yaml").read_text())
-    config = GeneratorConfig.from_mapping(values)
-    assert config.name == name
-    assert set(values) == set(GeneratorConfig.__dataclass_fields__)
+def test_each_preset_loads_as_the_dataclass(name):
+    config = GeneratorConfig.from_mapping(preset("generator", name))
+    assert config.name == name and config.cache_dir == ".cache/programs"
 
 
 def test_config_errors_name_the_setting():

@@ -1,4 +1,4 @@
-"""configs/sim/*.yaml mirror EmbeddedSimConfig and turn into habitat-lab ObjectNav configs for both backends."""
+"""configs/sim/*.yaml presets load as EmbeddedSimConfig and turn into habitat-lab ObjectNav configs for both backends."""
 
 from __future__ import annotations
 
@@ -8,17 +8,15 @@ from dataclasses import asdict
 from pathlib import Path
 
 import pytest
-from omegaconf import OmegaConf
 
 from tango.sim.config import EmbeddedSimConfig
 from tango.sim.habitat_env import objectnav_config, sim_config_from_dict, split_of
-
-CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs" / "sim"
+from tests.support.presets import preset
 
 
 @pytest.mark.parametrize("name", ["embedded", "habitat"])
-def test_yaml_mirrors_the_dataclass(name: str) -> None:
-    values = OmegaConf.to_container(OmegaConf.load(CONFIG_DIR / f"{name}.yaml"), resolve=True)
+def test_each_preset_loads_as_the_dataclass(name: str) -> None:
+    values = preset("sim", name)
     assert set(values) == set(asdict(EmbeddedSimConfig()))
     assert sim_config_from_dict(values).backend == name
 
@@ -59,7 +57,7 @@ def test_embedded_backend_config(tmp_path: Path) -> None:
 
 
 def test_habitat_backend_config_keeps_habitat_sim(tmp_path: Path) -> None:
-    values = OmegaConf.to_container(OmegaConf.load(CONFIG_DIR / "habitat.yaml"), resolve=True)
+    values = preset("sim", "habitat")
     hab = objectnav_config(_split_file(tmp_path), tmp_path, sim_config_from_dict(values)).habitat
     assert hab.simulator.type == "Sim-v0"
     assert hab.simulator.scene_dataset.endswith("hm3d_annotated_basis.scene_dataset_config.json")

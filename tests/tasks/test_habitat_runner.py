@@ -24,8 +24,10 @@ from tango.harness.run import run_evaluation
 from tango.programs.interpreter import RunResult
 from tango.sim.follower import OracleGeodesicFollower
 from tango.tasks import goat
-from tango.tasks.habitat_runner import HabitatRunner, HabitatTask
-from tests.agent.synthetic import eval_config, read_jsonl
+from tango.tasks.habitat.runner import HabitatRunner
+from tango.tasks.habitat_runner import HabitatTask
+from tango.tasks.objectnav import ObjectNavTask
+from tests.agent.synthetic import eval_config, plugin, read_jsonl
 
 NAV_TASKS = ("objectnav", "ovon", "goat")
 ALL_TASKS = (*NAV_TASKS, "openeqa")
@@ -34,15 +36,22 @@ CONTRACT_FIELDS = ("episode_id", "task", "scene_id", "instruction", "program", "
 STEP_LIMITS = {"objectnav": 150, "ovon": 150, "goat": 60, "openeqa": 150}
 
 
-class RecordingTask(HabitatTask):
-    """HabitatTask whose runners record the inputs bound for each program and the spec of each episode."""
+class RecordingTask:
+    """A task's plugin whose runners record the inputs bound for each program and the spec of each episode."""
 
-    def __init__(self) -> None:
+    def __init__(self, task: HabitatTask) -> None:
+        self.task = task
         self.inputs: list[dict[str, Any]] = []
         self.specs: list[EpisodeSpec] = []
 
+    def list_episodes(self, cfg: dict[str, Any]) -> list[EpisodeSpec]:
+        return self.task.list_episodes(cfg)
+
+    def failure_metrics(self, spec: EpisodeSpec) -> dict[str, float]:
+        return self.task.failure_metrics(spec)
+
     def make_runner(self, cfg: dict[str, Any]) -> HabitatRunner:
-        runner = super().make_runner(cfg)
+        runner = self.task.make_runner(cfg)
         run_program = runner.interpreter.run
         run_episode = runner.run
 
@@ -84,9 +93,9 @@ def task_run(dataset_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Ca
             config = eval_config(
                 dataset_root, task, out, "eval.num_episodes=1", f"task.max_steps={STEP_LIMITS[task]}"
             )
-            plugin = RecordingTask()
-            run_evaluation(config, plugin=plugin)
-            runs[task] = TaskRun(out, plugin, config)
+            recording = RecordingTask(plugin(task))
+            run_evaluation(config, plugin=recording)
+            runs[task] = TaskRun(out, recording, config)
         return runs[task]
 
     return run
@@ -101,12 +110,12 @@ def _config(root: Path, task: str, out: Path, *overrides: str) -> dict[str, Any]
 
 @pytest.mark.parametrize("task", ALL_TASKS)
 def test_plugin_lists_episodes_with_unique_ids(task: str, dataset_root: Path, tmp_path: Path) -> None:
-    specs = HabitatTask().list_episodes(_config(dataset_root, task, tmp_path))
+    specs = plugin(task).list_episodes(_config(dataset_root, task, tmp_path))
     assert specs, f"{task}: no episodes listed"
     ids = [s.episode_id for s in specs]
     assert len(set(ids)) == len(ids)
     assert all(s.instruction.strip() and s.scene_id for s in specs)
-    assert specs == HabitatTask().list_episodes(_config(dataset_root, task, tmp_path))
+    assert specs == plugin(task).list_episodes(_config(dataset_root, task, tmp_path))
 
 
 @pytest.mark.parametrize("task", ALL_TASKS)
@@ -239,7 +248,7 @@ def test_goat_goal_image_shows_the_goal_instance(
 ) -> None:
     run = task_run("goat")
     episode = run.plugin.specs[0].payload
-    runner = HabitatTask().make_runner(run.config)
+    runner = plugin("goat").make_runner(run.config)
     try:
         runner.session.start(dataset_root / "scenes" / episode.scene_id, episode.start_position,
                              episode.start_rotation)  # fmt: skip
@@ -271,7 +280,7 @@ def _replay_file(path: Path, programs: dict[str, str]) -> Path:
 
 
 def test_stopping_at_the_start_far_from_the_goal_fails(dataset_root: Path, tmp_path: Path) -> None:
-    specs = HabitatTask().list_episodes(_config(dataset_root, "objectnav", tmp_path))
+    specs = plugin("objectnav").list_episodes(_config(dataset_root, "objectnav", tmp_path))
     replay = _replay_file(tmp_path / "stop.jsonl", {s.instruction: "stop()" for s in specs})
     out = tmp_path / "run"
     config = _config(dataset_root, "objectnav", out, "generator=replay", f"generator.replay_path={replay}")
@@ -289,10 +298,11 @@ def test_stopping_at_the_start_far_from_the_goal_fails(dataset_root: Path, tmp_p
     assert all(r["metrics"]["success"] == 0.0 and r["metrics"]["spl"] == 0.0 for r in far)
 
 
-class FollowerTask(HabitatTask):
+class FollowerTask(ObjectNavTask):
     """Before the (replayed `stop()`) program runs, drive the session along the oracle geodesic path."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.forward_moves = 0
 
     def make_runner(self, cfg: dict[str, Any]) -> HabitatRunner:
@@ -305,7 +315,7 @@ class FollowerTask(HabitatTask):
             assert isinstance(ctx.agent, HabitatAgent)
             session = ctx.agent.session
             follower = OracleGeodesicFollower(
-                session.simulator, goals, stop_distance=0.5 * runner.task.success_distance
+                session.simulator, goals, stop_distance=0.5 * runner.flow.task.success_distance
             )
             for _ in range(400):
                 action = follower.next_action()
@@ -325,7 +335,7 @@ class FollowerTask(HabitatTask):
 
 
 def test_oracle_follower_to_a_view_point_then_stop_succeeds(dataset_root: Path, tmp_path: Path) -> None:
-    specs = HabitatTask().list_episodes(_config(dataset_root, "objectnav", tmp_path))
+    specs = plugin("objectnav").list_episodes(_config(dataset_root, "objectnav", tmp_path))
     replay = _replay_file(tmp_path / "stop.jsonl", {s.instruction: "stop()" for s in specs})
     out = tmp_path / "run"
     config = _config(
@@ -336,14 +346,14 @@ def test_oracle_follower_to_a_view_point_then_stop_succeeds(dataset_root: Path, 
         "generator=replay",
         f"generator.replay_path={replay}",
     )
-    plugin = FollowerTask()
-    run_evaluation(config, plugin=plugin)
+    follower = FollowerTask()
+    run_evaluation(config, plugin=follower)
     (record,) = read_jsonl(out / "episodes.jsonl")
     metrics = record["metrics"]
-    assert plugin.forward_moves > 0
+    assert follower.forward_moves > 0
     assert metrics["success"] == 1.0
     assert metrics["distance_to_goal"] <= 0.5 * record["success_distance"] + 0.1
-    assert metrics["path_length"] == pytest.approx(0.25 * plugin.forward_moves, abs=0.3)
+    assert metrics["path_length"] == pytest.approx(0.25 * follower.forward_moves, abs=0.3)
     assert 0.5 < metrics["spl"] <= 1.0
     assert metrics["soft_spl"] > 0.5
 
@@ -370,7 +380,7 @@ def test_a_primitive_that_raises_is_recorded_and_the_run_continues(
 
 
 def test_an_invalid_replayed_program_is_a_failure_reason(dataset_root: Path, tmp_path: Path) -> None:
-    specs = HabitatTask().list_episodes(_config(dataset_root, "objectnav", tmp_path))
+    specs = plugin("objectnav").list_episodes(_config(dataset_root, "objectnav", tmp_path))
     replay = _replay_file(tmp_path / "bad.jsonl", {s.instruction: "import os\nstop()" for s in specs})
     out = tmp_path / "run"
     run_evaluation(

@@ -12,8 +12,8 @@ import pytest
 
 from tango.harness.run import run_evaluation
 from tango.tasks.fields import EpisodeError
-from tango.tasks.habitat_runner import HabitatTask, MalformedEpisode
-from tests.agent.synthetic import TASK_SPLITS, eval_config, read_jsonl
+from tango.tasks.habitat_runner import MalformedEpisode
+from tests.agent.synthetic import TASK_SPLITS, eval_config, plugin, read_jsonl
 
 
 def _broken_objectnav(dataset_root: Path, tmp_path: Path) -> tuple[Path, Path, str]:
@@ -34,11 +34,11 @@ def test_strict_refuses_the_file_and_names_episode_and_field(dataset_root: Path,
     root, content, episode_id = _broken_objectnav(dataset_root, tmp_path)
     strict = eval_config(root, "objectnav", tmp_path / "out", "task.strict=true")
     with pytest.raises(EpisodeError) as refused:
-        HabitatTask().list_episodes(strict)
+        plugin("objectnav").list_episodes(strict)
     assert str(refused.value).startswith(
         f"{content}: episode 1 (episode_id '{episode_id}'): start_position: "
     )
-    specs = HabitatTask().list_episodes(eval_config(root, "objectnav", tmp_path / "out"))
+    specs = plugin("objectnav").list_episodes(eval_config(root, "objectnav", tmp_path / "out"))
     malformed = [s for s in specs if isinstance(s.payload, MalformedEpisode)]
     assert [s.episode_id for s in malformed] == [episode_id]
     assert malformed[0].scene_id == "apt_000.glb"

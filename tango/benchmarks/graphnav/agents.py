@@ -12,8 +12,9 @@ from typing import Any
 
 import numpy as np
 
+from tango.benchmarks.graphnav.availability import EpisodeUnavailable
 from tango.benchmarks.graphnav.env import GraphNavEnv
-from tango.benchmarks.graphnav.recognition import LandmarkRecognizer
+from tango.benchmarks.graphnav.recognition import LandmarkRecognizer, Reading
 from tango.benchmarks.graphnav.views import NodeView
 
 log = logging.getLogger(__name__)
@@ -33,6 +34,28 @@ class AgentOutcome:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass
+class ReportingRecognizer:
+    """Passes reads through; a recogniser that cannot read the views is noted on the env before it raises."""
+
+    inner: LandmarkRecognizer
+    env: GraphNavEnv
+
+    def read_view(self, view: NodeView) -> Reading:
+        try:
+            return self.inner.read_view(view)
+        except EpisodeUnavailable as error:
+            self.env.note_unavailable(error)
+            raise
+
+    def read_destination(self, view: NodeView) -> str | None:
+        try:
+            return self.inner.read_destination(view)
+        except EpisodeUnavailable as error:
+            self.env.note_unavailable(error)
+            raise
+
+
 class ProgramAgent:
     """Runs a GraphNav-toolbox program (template by default) through tango's interpreter."""
 
@@ -50,7 +73,7 @@ class ProgramAgent:
 
         program = parse(program_text, toolbox="graphnav")
         budget = Budget(max_steps=env.max_steps + env.config.max_invalid_actions)
-        recognizer: LandmarkRecognizer = self.recognizer_factory(env)
+        recognizer = ReportingRecognizer(self.recognizer_factory(env), env)
         backend = MazeAgentBackend(env, recognizer, budget)
         trace = Trace(trace_path)
         ctx = AgentContext(agent=backend, budget=budget, trace=trace)

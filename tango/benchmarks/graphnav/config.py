@@ -8,6 +8,7 @@ from typing import Any
 from tango.benchmarks.graphnav.conditions import CONDITIONS
 from tango.benchmarks.graphnav.env import EnvConfig
 from tango.benchmarks.graphnav.episodes import TASKS
+from tango.benchmarks.graphnav.mazegen import SIZES, check_sizes
 from tango.config_utils import dataclass_from_dict
 
 
@@ -17,9 +18,9 @@ class GraphNavConfigError(ValueError):
 
 @dataclass
 class GenerateConfig:
-    """The small synthetic set written on first use when data_root has no mazes/."""
+    """The small synthetic set written on first use when data_root has no mazes/ (the card's odd sizes)."""
 
-    sizes: list[int] = field(default_factory=lambda: [5, 7, 9, 11, 13, 15, 17])
+    sizes: list[int] = field(default_factory=lambda: list(SIZES))
     mazes_per_size: int = 1
     episodes_per_task: int = 2
     seed: int = 0
@@ -45,7 +46,6 @@ class GraphNavConfig:
     agent: str = "program"
     recognition: str = "oracle"
     views: str = "auto"
-    image_template: str = "{maze_name}/{x}_{y}_{heading}.png"
     sizes: list[int] = field(default_factory=list)
     max_episodes_per_maze: int = 0
     resolution: int = 128
@@ -71,6 +71,11 @@ class GraphNavConfig:
                 raise GraphNavConfigError(
                     f"graphnav.{key}={getattr(self, key)!r}; choose one of {list(allowed)}"
                 )
+        for key, sizes in (("graphnav.sizes", self.sizes), ("graphnav.generate.sizes", self.generate.sizes)):
+            try:
+                check_sizes(sizes, key)
+            except ValueError as error:
+                raise GraphNavConfigError(str(error)) from None
 
     @classmethod
     def from_dict(cls, values: dict[str, Any] | None) -> GraphNavConfig:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from tango.benchmarks.graphnav.availability import EpisodeUnavailable
 from tango.benchmarks.graphnav.conditions import SLOT_OFFSETS, SLOTS, Condition, annotate
 from tango.benchmarks.graphnav.episodes import Episode
 from tango.benchmarks.graphnav.keygraph import Cell, KeyGraph, direction_between
@@ -90,9 +91,20 @@ class GraphNavEnv:
         self.max_steps = math.ceil(config.step_budget_factor * longest) + config.step_budget_slack
         heading = start_heading(episode, graph)
         self.state = EnvState(node=episode.start, heading=heading, path=[episode.start], headings=[heading])
+        self.unavailable: EpisodeUnavailable | None = None
+
+    def note_unavailable(self, error: EpisodeUnavailable) -> None:
+        """Keep the first reason the episode cannot run as configured (raised again by the runner, so an
+        agent that swallows errors, like the program interpreter, cannot turn it into a plain failure)."""
+        if self.unavailable is None:
+            self.unavailable = error
 
     def _view(self, node: Cell, heading: int) -> NodeView:
-        view = self.views.node_view(node, heading)
+        try:
+            view = self.views.node_view(node, heading)
+        except EpisodeUnavailable as error:
+            self.note_unavailable(error)
+            raise
         return NodeView(rgb=annotate(view.rgb, self.condition), semantic=view.semantic, depth=view.depth)
 
     def exploration(self) -> list[ExplorationStep]:
@@ -110,7 +122,11 @@ class GraphNavEnv:
 
     def destination(self) -> NodeView:
         """The goal node's overview image."""
-        return self.views.destination_view(self.episode.goal)
+        try:
+            return self.views.destination_view(self.episode.goal)
+        except EpisodeUnavailable as error:
+            self.note_unavailable(error)
+            raise
 
     def observe(self) -> NodeView:
         return self._view(self.state.node, self.state.heading)

@@ -1,4 +1,8 @@
-"""GraphNav path episodes: `paths/{task}/{maze_name}.jsonl`, one episode per line, fields as published."""
+"""GraphNav path episodes: `paths/{task}/*.jsonl`, one episode per line, fields as published.
+
+Files are `{maze_name}.jsonl` (ours) or `{maze_name}_L{L}_junc{j}.jsonl` (the published extractor's); the
+field readings (min_gap, min_savings, explore_path_len_target) are the card's, see validate.py.
+"""
 
 from __future__ import annotations
 
@@ -55,8 +59,8 @@ class Constraints:
     state_space: str | None = None
     observed_graph: str | None = None
     visibility: str | None = None
-    min_gap: int | None = None
-    min_savings: float | None = None
+    min_gap: int | None = None  # index gap between start and goal on the explore path
+    min_savings: int | None = None  # steps the ideal path saves over the explored subpath
     min_junctions_on_ideal: int | None = None
     ideal_is_global_shortest_on_key_graph: bool | None = None
     ideal_has_junction_deg_ge_3_on_key_graph: bool | None = None
@@ -80,7 +84,7 @@ class Episode:
     explore_len_steps: int
     ideal_len_steps: int
     junctions_on_ideal: int = 0
-    explore_path_len_target: int | None = None
+    explore_path_len_target: int | None = None  # nodes of explore_path
     constraints: Constraints = field(default_factory=Constraints)
     task: str = ""
 

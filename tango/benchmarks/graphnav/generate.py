@@ -1,14 +1,16 @@
-"""Generate GraphNav mazes and episodes in the dataset's own formats (mazes/*.txt, paths/{task}/*.jsonl).
+"""Generate GraphNav mazes (mazegen.py) and episodes in the dataset's own formats (mazes/*.txt, paths/{task}/*.jsonl).
 
-Mazes: a growing-tree carve on a lattice of cells two grid units apart; each step extends the newest cell with
-probability `corridor_bias` (long corridors, depth-first) and a random frontier cell otherwise (Prim-style
-branching). Then `loops` extra walls between carved cells are opened (bounded by min/max_loops), and mazes whose
-junction count falls outside [min_junctions, max_junctions] are redrawn. The name is
-`Maze_{S}x{S}_D{d}_T{t}_J{j}+{l}` with d dead ends, t turns, j 3-way junctions and l 4-way crossings of the
-key-node graph (this reading reproduces the card's Maze_5x5_D0_T4_J2+0).
+Episodes: an exploration walk of exactly `explore_path_len_target` key nodes (self-avoiding; the published
+sampler only forbids immediate backtracking), and a start/goal pair on it at least `min_gap` indices apart.
+Repeated and reversed trips retrace the explored subpath; a shortcut's ideal path is a shortest path of the
+published observed graph (observed.py) that is also a global key-graph shortest path, saves at least
+`min_savings` steps over the explored subpath, and uses only corridors our agent's own views show. Each line
+carries the card's constraint values (`key_nodes_only`, `full_explore_path`, `LFR`) and is validated before it
+is written. No two episodes of a task on a maze share (walk, start_idx, goal_idx).
 
-Usage: `python -m tango.benchmarks.graphnav.generate OUT_DIR [--sizes 5 7 9] [--mazes-per-size 2]
-[--episodes-per-maze 6] [--seed 0]`.
+Usage: `python -m tango.benchmarks.graphnav.generate OUT_DIR [--preset card] [--sizes 5 7 9]
+[--mazes-per-size 2] [--episodes-per-maze 3] [--seed 0]`; `--preset card` writes the card's scale (420 mazes,
+about 90 paths per maze; docs/graphnav.md).
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from dataclasses import dataclass, field
+import time
+from dataclasses import dataclass, field, replace
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -26,126 +30,64 @@ from tango.benchmarks.graphnav.episodes import TASKS, Constraints, Episode, writ
 from tango.benchmarks.graphnav.keygraph import (
     Cell,
     KeyGraph,
+    arrival_directions,
     build_key_graph,
-    count_node_types,
     direction_between,
 )
-from tango.benchmarks.graphnav.maze import DIRECTION_VECTORS, Maze, MazeName, write_maze
+from tango.benchmarks.graphnav.maze import Maze, write_maze
+from tango.benchmarks.graphnav.mazegen import (
+    SIZES,
+    GenerationError,
+    MazeGenConfig,
+    check_sizes,
+    generate_maze,
+)
 from tango.benchmarks.graphnav.observed import (
     OBSERVED_GRAPH,
     STATE_SPACE,
     VISIBILITY,
+    agent_observed_edges,
+    published_observed_graph,
+    shortest_on,
     walk_headings,
 )
 from tango.benchmarks.graphnav.validate import validate_episode
 
 log = logging.getLogger(__name__)
-SIZES = tuple(range(5, 18))
-
-
-class GenerationError(RuntimeError):
-    """A maze or episode set could not be drawn within the attempt bound (the message says which)."""
-
-
-@dataclass
-class MazeGenConfig:
-    """Controls of the maze carve: corridor length vs branching, bounded loops, junction counts."""
-
-    corridor_bias: float = 0.5
-    min_loops: int = 1
-    max_loops: int = 3
-    min_junctions: int = 1
-    max_junctions: int | None = None
-    max_attempts: int = 200
+# The card preset: 420 mazes. Mazes are named by their node counts, which leaves about 13-18 distinct 5x5 layouts,
+# so the split grows with size (the card's own per-size split is not stated in what we could read of it).
+CARD_MAZES_PER_SIZE = {5: 12, 7: 54, 9: 62, 11: 70, 13: 72, 15: 75, 17: 75}
+# Three loop densities (share of the closed lattice walls opened after the carve), equal thirds per size.
+CARD_DENSITIES = ((0.0, 0.15), (0.15, 0.35), (0.35, 0.6))
+CARD_EPISODES_PER_TASK = 31
 
 
 @dataclass
 class EpisodeGenConfig:
     """How exploration walks and the three tasks' episodes are drawn (constraint values are written per line)."""
 
-    explore_len_min: int = 3
     episodes_per_task: int = 3
-    min_trip_steps: int = 2  # trips also span at least half of their exploration walk
-    shortcut_min_savings: float = 0.2
-    max_attempts: int = 400
+    min_gap: int = 2
+    shortcut_min_savings: int = 1
+    attempts_per_episode: int = 60
     tasks: tuple[str, ...] = TASKS
 
     def explore_len_target(self, size: int) -> int:
-        """The walk length aimed at: 4 key-node steps at 5x5, growing with the maze to 10 at 17x17."""
-        return int(min(10, max(4, size // 2 + 2)))
+        """Nodes of the exploration walk: 5 at 5x5 (the card's example), one more per size step, 11 at 17x17."""
+        return 5 + (size - 5) // 2
 
     def min_junctions(self, task: str, size: int) -> int:
         return 0 if task == "shortcut" or size < 9 else 1
 
-    def min_gap(self, task: str, size: int) -> int:
-        return (1 if size < 9 else 2) if task == "shortcut" else 0
 
-
-def _lattice(size: int, rng: np.random.Generator) -> list[int]:
-    offset = 0 if size % 2 == 1 else int(rng.integers(0, 2))
-    return list(range(offset, size, 2))
-
-
-def carve_maze(size: int, config: MazeGenConfig, rng: np.random.Generator) -> np.ndarray:
-    """One carved grid (True = path) of side size."""
-    coords = _lattice(size, rng)
-    cells = [(x, y) for x in coords for y in coords]
-    grid = np.zeros((size, size), dtype=bool)
-    start = cells[int(rng.integers(len(cells)))]
-    grid[start] = True
-    visited = {start}
-    active = [start]
-    while active:
-        index = len(active) - 1 if rng.random() < config.corridor_bias else int(rng.integers(len(active)))
-        x, y = active[index]
-        options = [
-            (x + 2 * dx, y + 2 * dy)
-            for dx, dy in DIRECTION_VECTORS
-            if (x + 2 * dx, y + 2 * dy) in cells and (x + 2 * dx, y + 2 * dy) not in visited
-        ]
-        if not options:
-            active.pop(index)
-            continue
-        nx, ny = options[int(rng.integers(len(options)))]
-        grid[(x + nx) // 2, (y + ny) // 2] = True
-        grid[nx, ny] = True
-        visited.add((nx, ny))
-        active.append((nx, ny))
-    closed = [
-        ((x + nx) // 2, (y + ny) // 2)
-        for x, y in cells
-        for nx, ny in ((x + 2, y), (x, y + 2))
-        if (nx, ny) in visited and not grid[(x + nx) // 2, (y + ny) // 2]
-    ]
-    loops = int(rng.integers(config.min_loops, config.max_loops + 1))
-    for choice in rng.permutation(len(closed))[: min(loops, len(closed))]:
-        grid[closed[int(choice)]] = True
-    return grid
-
-
-def generate_maze(size: int, config: MazeGenConfig, rng: np.random.Generator) -> Maze:
-    """A maze whose junction count (3- and 4-way) lies in the configured range, named by its node counts."""
-    for _ in range(config.max_attempts):
-        grid = carve_maze(size, config, rng)
-        counts = count_node_types(build_key_graph(Maze("", grid)))
-        junctions = counts[2] + counts[3]
-        if junctions >= config.min_junctions and (
-            config.max_junctions is None or junctions <= config.max_junctions
-        ):
-            return Maze(name=str(MazeName(size, *counts)), grid=grid)
-    raise GenerationError(
-        f"no {size}x{size} maze with junctions in [{config.min_junctions}, {config.max_junctions}]"
-    )
-
-
-def random_walk(graph: KeyGraph, target: int, rng: np.random.Generator) -> list[Cell]:
-    """A self-avoiding walk over key nodes of up to target steps (it stops early at dead ends)."""
+def random_walk(graph: KeyGraph, nodes: int, rng: np.random.Generator) -> list[Cell] | None:
+    """A self-avoiding walk of exactly `nodes` key nodes from a random start, or None if it got stuck."""
     starts = [node for node in graph.nodes if graph.degree(node) >= 1]
     path = [starts[int(rng.integers(len(starts)))]]
-    while len(path) - 1 < target:
+    while len(path) < nodes:
         options = [n for n in graph.neighbors[path[-1]].values() if n not in path]
         if not options:
-            break
+            return None
         path.append(options[int(rng.integers(len(options)))])
     return path
 
@@ -156,8 +98,8 @@ def _constraints(task: str, size: int, config: EpisodeGenConfig) -> Constraints:
         state_space=STATE_SPACE,
         observed_graph=OBSERVED_GRAPH,
         visibility=VISIBILITY,
-        min_gap=config.min_gap(task, size),
-        min_savings=config.shortcut_min_savings if task == "shortcut" else 0.0,
+        min_gap=config.min_gap,
+        min_savings=config.shortcut_min_savings if task == "shortcut" else 0,
         min_junctions_on_ideal=min_junctions,
         ideal_is_global_shortest_on_key_graph=task == "shortcut",
         ideal_has_junction_deg_ge_3_on_key_graph=min_junctions >= 1,
@@ -173,72 +115,110 @@ def _start_heading_ok(episode: Episode, graph: KeyGraph) -> bool:
     return direction_between(episode.ideal_path[0], episode.ideal_path[1]) != (heading + 2) % 4
 
 
+def _shortcut_ideal(graph: KeyGraph, walk: list[Cell], start_idx: int, goal_idx: int) -> list[Cell] | None:
+    """The observed-graph shortest path, when it is a global shortest one our agent can see (module docstring)."""
+    observed = published_observed_graph(graph, walk, arrival_directions(walk))
+    ideal = shortest_on(observed, walk[start_idx], walk[goal_idx])
+    if ideal is None or len(ideal) - 1 != graph.distances_from(walk[start_idx]).get(walk[goal_idx]):
+        return None
+    seen = agent_observed_edges(graph, walk)
+    return ideal if all(frozenset(edge) in seen for edge in pairwise(ideal)) else None
+
+
 def draw_episodes(
     maze: Maze, graph: KeyGraph, task: str, count: int, config: EpisodeGenConfig, rng: np.random.Generator
 ) -> list[Episode]:
-    """Up to count valid episodes of task on maze, each on its own exploration walk."""
+    """Up to count valid, distinct episodes of task on maze."""
     constraints = _constraints(task, maze.size, config)
-    target = config.explore_len_target(maze.size)
+    nodes = config.explore_len_target(maze.size)
     episodes: list[Episode] = []
-    for _ in range(config.max_attempts):
+    signatures: set[tuple[tuple[Cell, ...], int, int]] = set()
+    for _ in range(count * config.attempts_per_episode):
         if len(episodes) >= count:
             break
-        walk = random_walk(graph, int(rng.integers(target - 1, target + 2)), rng)
-        if len(walk) - 1 < config.explore_len_min:
+        walk = random_walk(graph, nodes, rng)
+        if walk is None:
             continue
-        span = max(config.min_trip_steps, (len(walk) - 1) // 2)
-        pairs = [(i, j) for i in range(len(walk)) for j in range(i + span, len(walk))]
-        for pair_index in rng.permutation(len(pairs)):
-            low, high = pairs[int(pair_index)]
-            start_idx, goal_idx = (high, low) if task == "reversed" else (low, high)
-            episode = build_episode(
-                task,
-                maze.name,
-                f"{maze.name}_{task}_{len(episodes)}",
-                graph,
-                walk,
-                start_idx,
-                goal_idx,
-                constraints,
-                target,
-            )
-            if _start_heading_ok(episode, graph) and not validate_episode(episode, maze, graph):
-                episodes.append(episode)
-                break
+        low = int(rng.integers(0, nodes - config.min_gap))
+        high = int(rng.integers(low + config.min_gap, nodes))
+        start_idx, goal_idx = (high, low) if task == "reversed" else (low, high)
+        signature = (tuple(walk), start_idx, goal_idx)
+        if signature in signatures:
+            continue
+        ideal = _shortcut_ideal(graph, walk, start_idx, goal_idx) if task == "shortcut" else None
+        if task == "shortcut" and ideal is None:
+            continue
+        episode = build_episode(
+            task,
+            maze.name,
+            f"{maze.name}_{task}_{len(episodes)}",
+            graph,
+            walk,
+            start_idx,
+            goal_idx,
+            constraints,
+            nodes,
+            ideal,
+        )
+        if _start_heading_ok(episode, graph) and not validate_episode(episode, maze, graph, strict=True):
+            signatures.add(signature)
+            episodes.append(episode)
     return episodes
 
 
 @dataclass
 class DatasetSpec:
-    """Which sizes, how many mazes per size and the generation controls of one synthetic GraphNav set."""
+    """Mazes per size (and density levels) and the generation controls of one synthetic GraphNav set."""
 
-    sizes: tuple[int, ...] = SIZES
-    mazes_per_size: int = 2
+    mazes_per_size: dict[int, int] = field(default_factory=lambda: {size: 2 for size in SIZES})
     seed: int = 0
     maze: MazeGenConfig = field(default_factory=MazeGenConfig)
+    densities: tuple[tuple[float, float], ...] = ()
     episodes: EpisodeGenConfig = field(default_factory=EpisodeGenConfig)
+    min_episodes_per_task: int | None = None  # a maze is kept with fewer than episodes_per_task down to this
+
+    def __post_init__(self) -> None:
+        check_sizes(tuple(self.mazes_per_size), "DatasetSpec.mazes_per_size")
+
+
+def card_spec(seed: int = 0) -> DatasetSpec:
+    """The card's scale: 420 mazes over the odd sizes 5-17 in three densities, up to 30 paths per task each."""
+    return DatasetSpec(
+        mazes_per_size=dict(CARD_MAZES_PER_SIZE),
+        seed=seed,
+        densities=CARD_DENSITIES,
+        episodes=EpisodeGenConfig(episodes_per_task=CARD_EPISODES_PER_TASK),
+        min_episodes_per_task=1,
+    )
+
+
+def _maze_config(spec: DatasetSpec, index: int) -> MazeGenConfig:
+    if not spec.densities:
+        return spec.maze
+    return replace(spec.maze, loop_fraction=spec.densities[index % len(spec.densities)])
 
 
 def generate_dataset(root: str | Path, spec: DatasetSpec) -> dict[str, int]:
-    """Write mazes and path files under root; returns the episode count per task."""
+    """Write mazes and path files under root; returns the episode count per task (and `mazes`)."""
     root = Path(root)
     rng = np.random.default_rng(spec.seed)
     counts = {task: 0 for task in spec.episodes.tasks}
+    wanted = spec.episodes.episodes_per_task
+    least = wanted if spec.min_episodes_per_task is None else spec.min_episodes_per_task
     names: set[str] = set()
-    for size in spec.sizes:
+    for size, mazes in spec.mazes_per_size.items():
         made = 0
-        for _ in range(spec.maze.max_attempts):
-            if made >= spec.mazes_per_size:
+        for _ in range(max(spec.maze.max_attempts, 50 * mazes)):
+            if made >= mazes:
                 break
-            maze = generate_maze(size, spec.maze, rng)
+            maze = generate_maze(size, _maze_config(spec, made), rng)
             if maze.name in names:
                 continue
             graph = build_key_graph(maze)
             drawn = {
-                t: draw_episodes(maze, graph, t, spec.episodes.episodes_per_task, spec.episodes, rng)
-                for t in spec.episodes.tasks
+                t: draw_episodes(maze, graph, t, wanted, spec.episodes, rng) for t in spec.episodes.tasks
             }
-            if any(len(episodes) < spec.episodes.episodes_per_task for episodes in drawn.values()):
+            if any(len(episodes) < least for episodes in drawn.values()):
                 continue
             names.add(maze.name)
             made += 1
@@ -246,17 +226,16 @@ def generate_dataset(root: str | Path, spec: DatasetSpec) -> dict[str, int]:
             for task, episodes in drawn.items():
                 write_episodes(episodes, root / "paths" / task / f"{maze.name}.jsonl")
                 counts[task] += len(episodes)
-        if made < spec.mazes_per_size:
-            raise GenerationError(
-                f"only {made} of {spec.mazes_per_size} {size}x{size} mazes had valid episodes"
-            )
+        if made < mazes:
+            raise GenerationError(f"only {made} of {mazes} {size}x{size} mazes had valid episodes")
     log.info("wrote %s episodes under %s", counts, root)
-    return counts
+    return {**counts, "mazes": len(names)}
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m tango.benchmarks.graphnav.generate")
     parser.add_argument("out_dir")
+    parser.add_argument("--preset", choices=["card"], help="the card's scale (other size options ignored)")
     parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
     parser.add_argument("--mazes-per-size", type=int, default=2)
     parser.add_argument("--episodes-per-maze", type=int, default=3, help="episodes per task and maze")
@@ -264,19 +243,23 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--max-loops", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    spec = DatasetSpec(
-        sizes=tuple(args.sizes),
-        mazes_per_size=args.mazes_per_size,
-        seed=args.seed,
-        maze=MazeGenConfig(corridor_bias=args.corridor_bias, max_loops=args.max_loops),
-        episodes=EpisodeGenConfig(episodes_per_task=args.episodes_per_maze),
-    )
+    started = time.perf_counter()
     try:
+        if args.preset == "card":
+            spec = card_spec(args.seed)
+        else:
+            spec = DatasetSpec(
+                mazes_per_size={size: args.mazes_per_size for size in args.sizes},
+                seed=args.seed,
+                maze=MazeGenConfig(corridor_bias=args.corridor_bias, max_loops=args.max_loops),
+                episodes=EpisodeGenConfig(episodes_per_task=args.episodes_per_maze),
+            )
         counts = generate_dataset(args.out_dir, spec)
-    except GenerationError as error:
+    except (GenerationError, ValueError) as error:
         sys.stderr.write(f"error: {error}\n")
         return 1
-    print(counts)
+    total = sum(counts[task] for task in TASKS if task in counts)
+    print({**counts, "paths": total, "wall_s": round(time.perf_counter() - started, 1)})
     return 0
 
 

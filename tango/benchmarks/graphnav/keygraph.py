@@ -66,26 +66,6 @@ class KeyGraph:
                     queue.append(other)
         return distance
 
-    def shortest_path(self, start: Cell, goal: Cell) -> list[Cell] | None:
-        """One shortest path in key-node steps (ties broken by direction order N, E, S, W), or None."""
-        previous: dict[Cell, Cell | None] = {start: None}
-        queue = deque([start])
-        while queue:
-            node = queue.popleft()
-            if node == goal:
-                break
-            for direction in sorted(self.neighbors.get(node, {})):
-                other = self.neighbors[node][direction]
-                if other not in previous:
-                    previous[other] = node
-                    queue.append(other)
-        if goal not in previous:
-            return None
-        path = [goal]
-        while previous[path[-1]] is not None:
-            path.append(previous[path[-1]])  # type: ignore[arg-type]
-        return path[::-1]
-
     def is_walk(self, path: list[Cell]) -> bool:
         """Whether consecutive cells of path are adjacent key nodes."""
         return all(node in self.neighbors for node in path) and all(

@@ -1,14 +1,16 @@
-"""GraphNav metrics SR, PFS, SPL and DPS, exactly as FORMATS.md (GraphNav, "Metrics") reads the dataset card.
+"""GraphNav metrics SR, PFS, SPL and DPS as the dataset card reads them (formulas in docs/graphnav.md).
 
-Our reading, cited from FORMATS.md:
+The card names the metrics and points to its code (`toolKit_core.py`: "episode execution, metrics"); where the
+card's wording leaves a case open we follow that code:
 - SR: the goal is reached within the step budget.
-- PFS (repeated, reversed): directed edges of the actual path that are also edges of the ideal path, divided
-  by the number of actual edges, 0 if the goal is not reached. A revisited edge counts every time it is taken.
+- PFS (repeated, reversed): |distinct directed edges of the actual path that are directed edges of the ideal
+  path| / (number of moves of the actual path), 0 if the goal is not reached. A revisited ideal edge counts
+  once in the numerator and every time in the denominator, so detours and back-and-forth lower PFS.
 - SPL (shortcut): success x ideal_len / max(actual_len, ideal_len), in key-node steps.
-- DPS (shortcut): mean over steps of cos(angle between the step's movement vector and the vector from the
-  step's start to the goal), in grid coordinates; undefined (absent) when no step was taken.
-Results carry `success`, `pfs` or `spl`/`dps` (absent where the task does not define them), `num_steps` and
-`invalid_actions`.
+- DPS (shortcut): mean over moves of cos(angle between the move's vector and the vector from the move's start
+  to the goal), in grid coordinates; moves with a zero vector are skipped, and an episode with no move scores 0.
+  It is computed for failed episodes too (it measures heading toward the goal, not arrival).
+Results carry `success`, `pfs` or `spl` and `dps`, `num_steps` and `invalid_actions`.
 """
 
 from __future__ import annotations
@@ -20,12 +22,11 @@ from tango.benchmarks.graphnav.keygraph import Cell
 
 
 def path_following_score(actual: list[Cell], ideal: list[Cell], success: bool) -> float:
-    """PFS: share of the actual directed edges that are directed edges of the ideal path (0 on failure)."""
+    """PFS: distinct ideal directed edges walked, over all moves made (0 on failure)."""
     actual_edges = list(pairwise(actual))
     if not success or not actual_edges:
         return 0.0
-    ideal_edges = set(pairwise(ideal))
-    return sum(1 for edge in actual_edges if edge in ideal_edges) / len(actual_edges)
+    return len(set(actual_edges) & set(pairwise(ideal))) / len(actual_edges)
 
 
 def success_weighted_path_length(actual_len: int, ideal_len: int, success: bool) -> float:
@@ -35,15 +36,16 @@ def success_weighted_path_length(actual_len: int, ideal_len: int, success: bool)
     return ideal_len / max(actual_len, ideal_len, 1)
 
 
-def directional_progress_score(actual: list[Cell], goal: Cell) -> float | None:
-    """DPS: mean cosine between each step's move and the direction from the step's start to the goal."""
+def directional_progress_score(actual: list[Cell], goal: Cell) -> float:
+    """DPS: mean cosine between each move and the direction from the move's start to the goal (0 without moves)."""
     cosines = []
     for start, end in pairwise(actual):
         move = (end[0] - start[0], end[1] - start[1])
         to_goal = (goal[0] - start[0], goal[1] - start[1])
         norm = math.hypot(*move) * math.hypot(*to_goal)
-        cosines.append(0.0 if norm == 0 else (move[0] * to_goal[0] + move[1] * to_goal[1]) / norm)
-    return sum(cosines) / len(cosines) if cosines else None
+        if norm > 0:
+            cosines.append((move[0] * to_goal[0] + move[1] * to_goal[1]) / norm)
+    return sum(cosines) / len(cosines) if cosines else 0.0
 
 
 def episode_metrics(
@@ -59,14 +61,12 @@ def episode_metrics(
         metrics["pfs"] = path_following_score(actual, ideal, success)
     elif task == "shortcut":
         metrics["spl"] = success_weighted_path_length(len(actual) - 1, len(ideal) - 1, success)
-        dps = directional_progress_score(actual, goal)
-        if dps is not None:
-            metrics["dps"] = dps
+        metrics["dps"] = directional_progress_score(actual, goal)
     return metrics
 
 
 def failure_metrics(task: str) -> dict[str, float]:
-    """The score of an episode that raised: a failure with no steps."""
+    """The score of an episode that raised or could not run: a failure with no moves."""
     metrics = {"success": 0.0, "num_steps": 0.0, "invalid_actions": 0.0}
-    metrics.update({"pfs": 0.0} if task in ("repeated", "reversed") else {"spl": 0.0})
+    metrics.update({"pfs": 0.0} if task in ("repeated", "reversed") else {"spl": 0.0, "dps": 0.0})
     return metrics

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from tango.benchmarks.graphnav.availability import NoRecognizer
 from tango.benchmarks.graphnav.views import NodeView
 
 Reading = list[str | None]  # per slot (left, front, right): a landmark key, or None for a wall
@@ -33,8 +34,8 @@ class OracleLandmarks:
 
     def _nearest(self, view: NodeView) -> str | None:
         if view.semantic is None:
-            raise ValueError(
-                "oracle landmark recognition needs the semantic sensor (dataset images have none)"
+            raise NoRecognizer(
+                "oracle landmark recognition needs the semantic sensor (published renders have none)"
             )
         ids, counts = np.unique(view.semantic[view.semantic > 0], return_counts=True)
         candidates = [int(i) for i, c in zip(ids, counts) if c >= self.min_pixels]
@@ -50,7 +51,9 @@ class OracleLandmarks:
 
     def read_destination(self, view: NodeView) -> str | None:
         if view.semantic is None:
-            raise ValueError("oracle landmark recognition needs the semantic sensor")
+            raise NoRecognizer(
+                "oracle landmark recognition needs the semantic sensor (published renders have none)"
+            )
         ids, counts = np.unique(view.semantic[view.semantic > 0], return_counts=True)
         return f"L{int(ids[np.argmax(counts)])}" if len(ids) else None
 

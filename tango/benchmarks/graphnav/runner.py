@@ -15,14 +15,16 @@ from pathlib import Path
 from typing import Any
 
 from tango.benchmarks.graphnav.agents import AgentOutcome, ProgramAgent, RandomAgent, VLMAgent
+from tango.benchmarks.graphnav.availability import MissingImages, check_recognizer, check_run_condition
 from tango.benchmarks.graphnav.conditions import get_condition
 from tango.benchmarks.graphnav.config import GraphNavConfig
-from tango.benchmarks.graphnav.env import GraphNavEnv
+from tango.benchmarks.graphnav.env import GraphNavEnv, start_heading
 from tango.benchmarks.graphnav.episodes import Episode, episode_from_json, load_episodes, path_files
 from tango.benchmarks.graphnav.generate import DatasetSpec, EpisodeGenConfig, generate_dataset
 from tango.benchmarks.graphnav.keygraph import KeyGraph, build_key_graph
 from tango.benchmarks.graphnav.maze import Maze, MazeName, load_maze
 from tango.benchmarks.graphnav.metrics import failure_metrics
+from tango.benchmarks.graphnav.observed import walk_headings
 from tango.benchmarks.graphnav.templates import INSTRUCTIONS, template_program
 from tango.benchmarks.graphnav.views import (
     DatasetImageViews,
@@ -35,15 +37,17 @@ from tango.benchmarks.graphnav.views import (
 from tango.harness.episode import EpisodeContext, EpisodeResult, EpisodeSpec
 
 log = logging.getLogger(__name__)
+# v2: the card's constraint values and readings (min_gap index gap, min_savings in steps, target in nodes).
+DATASET_VERSION = "graphnav-v2"
 
 
 def data_root(config: GraphNavConfig) -> Path:
-    """The configured data_root, or `{TANGO_CACHE or ~/.cache/tango}/graphnav-v1` when it is empty."""
+    """The configured data_root, or `{TANGO_CACHE or ~/.cache/tango}/{DATASET_VERSION}` when it is empty."""
     if config.data_root:
         return Path(config.data_root)
     from tango.scenes.datasets.default import cache_root
 
-    return cache_root() / "graphnav-v1"
+    return cache_root() / DATASET_VERSION
 
 
 def ensure_dataset(config: GraphNavConfig) -> Path:
@@ -55,8 +59,7 @@ def ensure_dataset(config: GraphNavConfig) -> Path:
         root.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=root.parent, prefix=f".{root.name}-") as scratch:
             spec = DatasetSpec(
-                sizes=tuple(gen.sizes),
-                mazes_per_size=gen.mazes_per_size,
+                mazes_per_size={size: gen.mazes_per_size for size in gen.sizes},
                 seed=gen.seed,
                 episodes=EpisodeGenConfig(episodes_per_task=gen.episodes_per_task),
             )
@@ -69,13 +72,21 @@ def ensure_dataset(config: GraphNavConfig) -> Path:
 
 
 def iter_episodes(config: GraphNavConfig) -> Iterator[Episode]:
-    """Episodes of the configured tasks and sizes, in a deterministic order (task, maze, line)."""
+    """Episodes of the configured tasks and sizes, in a deterministic order (task, file, line).
+
+    Published files named `{maze}_L{L}_junc{j}.jsonl` number their episodes from 1 each, so their ids are
+    qualified with the file's suffix (`L13_junc2/1`) to stay unique within a run.
+    """
     root = ensure_dataset(config)
     for task in config.tasks:
         for file in path_files(root, task):
             episodes = load_episodes(file, task)
-            if config.sizes and MazeName.parse(file.stem).size not in config.sizes:
-                continue
+            qualifier = file.stem.removeprefix(episodes[0].maze_name + "_") if episodes else ""
+            if episodes and qualifier != file.stem:
+                for episode in episodes:  # `{maze}_L13_junc2.jsonl`: ids restart per file, so qualify them
+                    episode.episode_id = f"{qualifier}/{episode.episode_id}"
+            if config.sizes:
+                episodes = [e for e in episodes if maze_size(e) in config.sizes]
             limit = config.max_episodes_per_maze or len(episodes)
             yield from episodes[:limit]
 
@@ -128,7 +139,11 @@ class GraphNavRunner:
 
     def describe(self) -> dict[str, Any]:
         return {
-            "perception": {"name": f"graphnav-{self.config.recognition}", "views": self.config.views},
+            "perception": {
+                "name": f"graphnav-{self.config.recognition}",
+                "views": self.config.views,
+                "oracle_components": ["recognition"] if self.config.recognition == "oracle" else [],
+            },
             "generator": {
                 "name": self.generator_config.get("name", "template")
                 if self.config.agent == "program"
@@ -148,19 +163,49 @@ class GraphNavRunner:
                 self.config.views == "auto" and dataset_images_present(root, self.condition.folder)
             )
             views: ViewSource = (
-                DatasetImageViews(root, maze, self.condition.folder, self.config.image_template)
+                DatasetImageViews(root, maze, self.condition.folder)
                 if use_dataset
                 else RenderedViews(maze, graph, ViewConfig(resolution=self.config.resolution))
             )
             self._loaded = _LoadedMaze(maze, graph, views)
         return self._loaded
 
+    def _preflight(self, episode: Episode, loaded: _LoadedMaze) -> None:
+        """Raise EpisodeUnavailable (availability.py) when this run cannot play the episode as configured."""
+        check_run_condition(episode)
+        if not isinstance(loaded.views, DatasetImageViews):
+            return
+        if not loaded.views.present:
+            raise MissingImages(
+                f"{loaded.views.folder}: no published renders of this maze for condition "
+                f"{self.condition.name} (the card ships images for sizes 5-13 only)"
+            )
+        config = self.config
+        check_recognizer(config.agent, config.recognition, config.clip.pretrained, published_views=True)
+        needed = list(zip(episode.explore_path, walk_headings(loaded.graph, episode.explore_path)))
+        needed.append((episode.start, start_heading(episode, loaded.graph)))
+        gaps = loaded.views.missing(needed, episode.goal)
+        if gaps:
+            raise MissingImages(f"{loaded.views.folder}: {len(gaps)} published renders missing: {gaps[:3]}")
+
     def play(
         self, episode: Episode, seed: int = 0, trace_path: Path | None = None
     ) -> tuple[GraphNavEnv, AgentOutcome]:
-        """Run one trip with the configured agent; returns the finished env (for metrics) and the outcome."""
+        """Run one trip with the configured agent; returns the finished env (for metrics) and the outcome.
+
+        Raises EpisodeUnavailable before the trip, or after it when a view or recogniser failed during it.
+        """
         loaded = self._maze(episode.maze_name)
+        self._preflight(episode, loaded)
         env = GraphNavEnv(episode, loaded.graph, loaded.views, self.condition, self.config.env)
+        env, outcome = self._play(env, episode, seed, trace_path)
+        if env.unavailable is not None:
+            raise env.unavailable
+        return env, outcome
+
+    def _play(
+        self, env: GraphNavEnv, episode: Episode, seed: int, trace_path: Path | None
+    ) -> tuple[GraphNavEnv, AgentOutcome]:
         if self.config.agent == "random":
             return env, RandomAgent(seed).run(env)
         if self.config.agent == "vlm":

@@ -42,7 +42,10 @@ def landmark_id(graph: KeyGraph, node: Cell) -> int:
 
 
 def model_for(maze_name: str, node_index: int) -> int:
-    """The landmark model of a key node: a per-maze shuffle of all 128 models (distinct within a maze)."""
+    """The landmark model of a key node: a per-maze shuffle of the catalog (distinct within a maze).
+
+    A maze of side 17 has at most 81 key nodes (its lattice points), fewer than the 127 models.
+    """
     seed = sum(ord(c) * (i + 1) for i, c in enumerate(maze_name)) % (2**32)
     order = np.random.default_rng(seed).permutation(NUM_MODELS)
     return int(order[node_index % NUM_MODELS])

@@ -1,20 +1,22 @@
 """What the agent sees at a key node: a stitched left | front | right view, rendered or read from the dataset.
 
 `RenderedViews` renders the maze scene (tango.sim.render.Renderer) with three square sub-views of 90 degrees;
-`DatasetImageViews` reads the published images when they are present (RGB only: no semantics, so only
+`DatasetImageViews` reads the published renders when they are present (RGB only: no semantics, so only
 image-based recognition works on them). Both return `NodeView`s; the condition's marks are drawn by the env.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
+from tango.benchmarks.graphnav.availability import MissingImages
 from tango.benchmarks.graphnav.keygraph import Cell, KeyGraph
-from tango.benchmarks.graphnav.maze import DIRECTION_NAMES, Maze
+from tango.benchmarks.graphnav.maze import Maze
 from tango.benchmarks.graphnav.observed import visible_directions
 from tango.benchmarks.graphnav.scene3d import (
     CAMERA_HEIGHT,
@@ -101,29 +103,72 @@ class RenderedViews:
         self._renderer.release()
 
 
+NODE_IN_NAME = re.compile(r"_X(\d+)_Y(\d+)")
+FROM_IN_NAME = re.compile(r"_From(North|East|South|West)_", re.IGNORECASE)
+FROM_NAMES = ("North", "East", "South", "West")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp")
+
+
+def maze_image_dir(data_root: str | Path, folder: str, maze: Maze) -> Path:
+    """`images/maze_nodes_{folder}/{S}x{S}/{maze_name}/`: one maze's published renders of one condition."""
+    return Path(data_root) / "images" / f"maze_nodes_{folder}" / f"{maze.size}x{maze.size}" / maze.name
+
+
 class DatasetImageViews:
-    """The published images: `images/maze_nodes_{folder}/{S}x{S}/` + a file template (an assumption, see docs)."""
+    """One maze's published renders, indexed by file name as the published toolkit reads them.
 
-    def __init__(self, data_root: str | Path, maze: Maze, folder: str, template: str) -> None:
-        self.base = Path(data_root) / "images" / f"maze_nodes_{folder}" / f"{maze.size}x{maze.size}"
-        self.maze = maze
-        self.template = template
+    Every name holds `_X{x}_Y{y}`; a stitched left|front|right view also holds `LFR` and
+    `_From{North|East|South|West}_`, the side the agent came from (it faces the opposite way); a goal image holds
+    `overview`. A view that is not on disk raises MissingImages (no fallback to another view).
+    """
 
-    def _read(self, node: Cell, heading: str) -> NodeView:
+    def __init__(self, data_root: str | Path, maze: Maze, folder: str) -> None:
+        self.folder = maze_image_dir(data_root, folder, maze)
+        self._views: dict[tuple[Cell, int], Path] = {}
+        self._overviews: dict[Cell, Path] = {}
+        files = sorted(self.folder.iterdir()) if self.folder.is_dir() else []
+        for path in files:
+            node_match = NODE_IN_NAME.search(path.name)
+            if path.suffix.lower() not in IMAGE_SUFFIXES or node_match is None:
+                continue
+            node = (int(node_match.group(1)), int(node_match.group(2)))
+            from_match = FROM_IN_NAME.search(path.name)
+            if from_match and "lfr" in path.name.lower():
+                side = FROM_NAMES.index(from_match.group(1).capitalize())
+                self._views.setdefault((node, side), path)
+            elif "overview" in path.name.lower():
+                self._overviews.setdefault(node, path)
+
+    @property
+    def present(self) -> bool:
+        return bool(self._views)
+
+    def missing(self, views: list[tuple[Cell, int]], goal: Cell) -> list[str]:
+        """The needed (node, heading) views and goal overview that are not on disk, described."""
+        gaps = [
+            f"LFR view of {list(node)} from {FROM_NAMES[(heading + 2) % 4]}"
+            for node, heading in views
+            if (node, (heading + 2) % 4) not in self._views
+        ]
+        return gaps + ([] if goal in self._overviews else [f"overview of {list(goal)}"])
+
+    @staticmethod
+    def _read(path: Path) -> NodeView:
         from PIL import Image
 
-        path = self.base / self.template.format(
-            maze_name=self.maze.name, x=node[0], y=node[1], heading=heading
-        )
-        if not path.is_file():
-            raise FileNotFoundError(f"{path}: GraphNav image not found (graphnav.image_template?)")
         return NodeView(rgb=np.asarray(Image.open(path).convert("RGB")))
 
     def node_view(self, node: Cell, heading: int) -> NodeView:
-        return self._read(node, DIRECTION_NAMES[heading])
+        path = self._views.get((node, (heading + 2) % 4))
+        if path is None:
+            side = FROM_NAMES[(heading + 2) % 4]
+            raise MissingImages(f"{self.folder}: no LFR view of node {list(node)} arriving from {side}")
+        return self._read(path)
 
     def destination_view(self, node: Cell) -> NodeView:
-        return self._read(node, "overview")
+        if node not in self._overviews:
+            raise MissingImages(f"{self.folder}: no overview image of node {list(node)}")
+        return self._read(self._overviews[node])
 
     def close(self) -> None:
         return None

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tango.perception.detections import normalise_label
-from tango.perception.oracle import VisibleObject
+from tango.perception.oracle.visible import VisibleObject
 from tango.sim.scene import SceneObject
 
 

@@ -1,7 +1,6 @@
-"""Description goals (GOAT "lang_desc"): parse into category, attributes and relations, and score candidates.
-
-Real models score CLIP crop-text similarity; the ORACLE scorer compares the description with each candidate's
-observed annotation (MiniLM similarity plus attribute and room agreement, plus nearness to related objects).
+"""ORACLE description goals (GOAT "lang_desc"): parse into category, attributes and relations, and score the
+observed candidates by their annotation (MiniLM similarity plus attribute and room agreement, plus nearness to
+related objects). The CLIP matcher of real perception is in tango.perception.clip_description.
 """
 
 from __future__ import annotations
@@ -12,10 +11,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tango.agent.observation import Observation
-from tango.perception.clip import ClipEmbedder, crop
 from tango.perception.detections import Detections, normalise_label
-from tango.perception.observed_memory import ObservedObjects
-from tango.perception.oracle_scene import OracleScene
+from tango.perception.oracle.observed import ObservedObjects
+from tango.perception.oracle.scene import OracleScene
 from tango.perception.text_similarity import TextEmbedder
 from tango.sim.scene import SceneObject
 
@@ -130,18 +128,3 @@ class OracleDescriptionScorer:
         """(N,) scores of detections by their (oracle) instance ids."""
         category = detections.labels[0] if len(detections) else ""
         return self.score_instances(description, category, [int(i) for i in detections.instance_ids])
-
-
-class ClipDescriptionScorer:
-    """CLIP similarity between each detection's crop and the description text."""
-
-    def __init__(self, clip: ClipEmbedder, crop_padding: float = 0.1) -> None:
-        self.clip = clip
-        self.crop_padding = crop_padding
-
-    def score(self, obs: Observation, description: str, detections: Detections) -> np.ndarray:
-        """(N,) cosine similarities."""
-        if not len(detections):
-            return np.zeros(0)
-        crops = [crop(obs.rgb, box, self.crop_padding) for box in detections.boxes]
-        return self.clip.similarity(crops, [description])[:, 0].astype(np.float64)

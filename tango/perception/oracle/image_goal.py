@@ -9,6 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from tango.agent.api import GoalImage
+from tango.perception.config import MatcherConfig
+from tango.perception.image_goal_search import IMAGE_GOAL_LABEL
+from tango.perception.interfaces import Recollection, ViewLog
+from tango.perception.oracle.ground_truth import GroundTruth, OracleContext
+from tango.perception.registry import register
+
 CENTRE_FRACTION = 1.0 / 3.0
 
 
@@ -34,3 +41,25 @@ class OracleImageMatcher:
         if int((semantic == ids[best]).sum()) < self.min_pixels:
             return None
         return int(ids[best])
+
+
+class OracleImageLocator:
+    """ORACLE image goals: the goal picture's instance, where the agent last saw it (never an unseen object)."""
+
+    def __init__(self, matcher: OracleImageMatcher, truth: GroundTruth) -> None:
+        self.matcher = matcher
+        self.truth = truth
+
+    def locate(self, goal: GoalImage, views: ViewLog) -> list[Recollection]:
+        """The goal instance at its last observed point, if the agent has observed it."""
+        instance = self.matcher.goal_instance(goal.semantic)
+        seen = {entry.object.id: entry for entry in self.truth.observed.objects()}
+        if instance is None or instance not in seen:
+            return []
+        key = f"{IMAGE_GOAL_LABEL}#{instance}"
+        return [Recollection(IMAGE_GOAL_LABEL, seen[instance].last_point, 1.0, key)]
+
+
+@register("matcher", "oracle", oracle=True)
+def oracle_image_locator(config: MatcherConfig, ctx: OracleContext) -> OracleImageLocator:
+    return OracleImageLocator(OracleImageMatcher(ctx.ground_truth.min_pixels), ctx.ground_truth)

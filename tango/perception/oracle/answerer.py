@@ -12,10 +12,13 @@ from collections import Counter
 import numpy as np
 
 from tango.agent.observation import Observation
+from tango.perception.config import AnswererConfig
 from tango.perception.detections import normalise_label
-from tango.perception.observed_memory import ObservedObject, ObservedObjects
-from tango.perception.oracle import visible_objects
-from tango.perception.oracle_scene import OracleScene
+from tango.perception.oracle.ground_truth import OracleContext
+from tango.perception.oracle.observed import ObservedObject, ObservedObjects
+from tango.perception.oracle.scene import OracleScene
+from tango.perception.oracle.visible import visible_objects
+from tango.perception.registry import register
 from tango.perception.text_similarity import TextEmbedder
 from tango.sim.scene import SceneObject
 
@@ -170,3 +173,9 @@ class OracleAnswerer:
         if similarity[best] < MIN_TOPIC_SIMILARITY:
             return UNSEEN
         return place_of(self.memory.of_category(categories[best])[0].object)
+
+
+@register("answerer", "oracle", oracle=True)
+def oracle_answerer(config: AnswererConfig, ctx: OracleContext) -> OracleAnswerer:
+    truth = ctx.ground_truth
+    return OracleAnswerer(truth.scene, truth.min_pixels, truth.observed, ctx.models.text(config.text_model))

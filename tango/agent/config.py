@@ -1,0 +1,30 @@
+"""The `agent` config group: the navigator's maps, controller and exploration, and how primitives behave."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tango.navigation.config import NavigatorConfig
+
+
+@dataclass
+class AgentSettings:
+    """Behaviour of the agent's primitives (`agent.primitives`); distances in metres."""
+
+    reach_distance: float = 0.8
+    max_navigate_steps: int = 250
+    arrive_tolerance: float = 0.15
+    progress_step: float = 0.1
+    navigate_patience: int = 40
+    scan_turns: int = 12
+    min_detection_score: float = 0.0
+    merge_distance: float = 0.4
+    keyframe_every: int = 3
+    max_keyframes: int = 300
+
+
+@dataclass
+class AgentConfig(NavigatorConfig):
+    """The Habitat agent: the navigator's settings plus its primitives' behaviour."""
+
+    primitives: AgentSettings = field(default_factory=AgentSettings)

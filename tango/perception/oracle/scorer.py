@@ -1,0 +1,36 @@
+"""ORACLE value scorer: MiniLM similarity between each prompt and the categories of the annotated objects in view."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tango.agent.observation import Observation
+from tango.perception.config import ScorerConfig
+from tango.perception.oracle.ground_truth import GroundTruth, OracleContext
+from tango.perception.registry import register
+from tango.perception.text_similarity import TextEmbedder
+
+
+class OracleTextScorer:
+    """ORACLE scorer: max MiniLM similarity between each prompt and the categories of annotated objects in view.
+
+    A frame with no annotated object in view scores 0 for every prompt.
+    """
+
+    def __init__(self, truth: GroundTruth, text: TextEmbedder, min_pixels: int) -> None:
+        self.truth = truth
+        self.text = text
+        self.min_pixels = min_pixels
+
+    def score(self, obs: Observation, prompts: list[str]) -> np.ndarray:
+        """(P,) similarities in [0, 1]."""
+        categories = sorted({v.object.category for v in self.truth.visible(obs, self.min_pixels)})
+        if not prompts or not categories:
+            return np.zeros(len(prompts), dtype=np.float32)
+        similarity = self.text.similarity(list(prompts), categories)
+        return np.clip(similarity.max(axis=1), 0.0, 1.0).astype(np.float32)
+
+
+@register("scorer", "text_oracle", oracle=True)
+def oracle_text_scorer(config: ScorerConfig, ctx: OracleContext) -> OracleTextScorer:
+    return OracleTextScorer(ctx.ground_truth, ctx.models.text(config.text_model), config.min_pixels)

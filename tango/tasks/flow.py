@@ -1,0 +1,183 @@
+"""The per-benchmark half of the Habitat tasks: a `HabitatFlow` turns a benchmark's loaded episodes into what
+the agent is told and scores its runs; the shared runner hands each episode an `EpisodeRun` to do it with.
+
+A flow decides the instruction the agent receives (the only text it gets), the goal inputs bound before a
+program starts, the program(s) an episode runs and the measures. The runner (tango.tasks.habitat) owns the
+simulator, perception, maps, program generation and execution, and everything the flows share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, Protocol
+
+import numpy as np
+
+from tango.agent.api import GoalImage
+from tango.harness.episode import EpisodeResult, EpisodeSpec
+from tango.programs.generators.record import GenerationRecord
+from tango.programs.interpreter import RunResult, StopReason
+from tango.tasks.fields import Loaded
+
+Point = Sequence[float] | np.ndarray
+
+
+@dataclass
+class HabitatTaskConfig:
+    """The `task` section every Habitat benchmark shares: where its episodes are and the step budget.
+
+    `data_path` null means the synthetic default dataset (generated on first use); `scenes_dir` is the folder
+    the episodes' scene_id paths are relative to (null: the dataset's scenes/ beside it); `strict` refuses the
+    whole file when one episode is malformed (else that episode alone fails, named).
+    """
+
+    name: str = ""
+    plugin: str = ""
+    data_path: str | None = None
+    scenes_dir: str | None = None
+    split: str = "val"
+    max_steps: int = 500
+    strict: bool = False
+
+
+@dataclass
+class NavTaskConfig(HabitatTaskConfig):
+    """A navigation benchmark: success is a stop within `success_distance` metres (geodesic) of a view point."""
+
+    success_distance: float = 1.0
+
+
+class EpisodeRun(Protocol):
+    """What the shared runner offers a flow for one episode (one agent, one simulator, one trace)."""
+
+    @property
+    def steps(self) -> int:
+        """Environment steps taken in the current (sub)task."""
+        ...
+
+    @property
+    def path_length(self) -> float:
+        """Metres walked since the episode started."""
+        ...
+
+    def start(self, scene_id: str, position: Point, rotation: Point) -> None:
+        """Load the scene, place the agent and build its perception, maps and budget."""
+        ...
+
+    def begin_subtask(self, inputs: dict[str, Any], first: bool) -> None:
+        """A fresh step budget and goal inputs for the next subtask; the agent keeps its maps and memory."""
+        ...
+
+    def render_goal(self, camera_position: Point, rotation: Point) -> GoalImage:
+        """The picture a camera at this pose takes (image goals are given as such renders)."""
+        ...
+
+    def position(self) -> np.ndarray:
+        """Where the agent stands now."""
+        ...
+
+    def geodesic_distance(self, start: Point, goals: Sequence[Point]) -> float:
+        """Shortest navigable distance from `start` to the nearest goal."""
+        ...
+
+    def trace(self, event: str, **fields: Any) -> None:
+        """Append an event to the episode's trace."""
+        ...
+
+    def program(self, instruction: str) -> GenerationRecord:
+        """The program the configured generator writes for `instruction`."""
+        ...
+
+    def execute(self, record: GenerationRecord, stop_when_done: bool) -> RunResult | None:
+        """Run a generated program (None when generation failed); with `stop_when_done` a program that ends
+        cleanly without calling stop() is stopped where it ended, as the paper's programs simply return."""
+        ...
+
+    def score_stop(
+        self, goals: Sequence[Point], start_distance: float, path_offset: float, success_distance: float
+    ) -> dict[str, float]:
+        """Success, SPL and distance at the first stop of the (sub)task (or where the agent is if it never
+        stopped), success within `success_distance` metres; the path walked counts from `path_offset`."""
+        ...
+
+    def finish(self, goals: Sequence[Point]) -> None:
+        """Record the closing top-down map, with the goals drawn for the reader."""
+        ...
+
+
+class HabitatFlow:
+    """One benchmark's episode flow; subclasses set `schema` and `data_file` and implement the methods."""
+
+    schema: ClassVar[type[HabitatTaskConfig]] = HabitatTaskConfig
+    data_file: ClassVar[str] = ""
+
+    def __init__(self, task: HabitatTaskConfig) -> None:
+        self.task = task
+
+    def read(self, path: Path) -> Loaded[Any]:
+        """The episodes of a split file, read in the benchmark's published format, with a named problem per
+        malformed episode."""
+        raise NotImplementedError
+
+    def spec(self, episode: Any) -> EpisodeSpec:
+        """The harness view of one episode: id, scene and the instruction the agent receives."""
+        raise NotImplementedError
+
+    def run(self, spec: EpisodeSpec, run: EpisodeRun) -> EpisodeResult:
+        """Run and score one episode."""
+        raise NotImplementedError
+
+    def failure_metrics(self, spec: EpisodeSpec) -> dict[str, float]:
+        """What an episode that raised scores."""
+        return {"success": 0.0, "spl": 0.0, "soft_spl": 0.0}
+
+
+def run_failure(runs: Sequence[RunResult | None]) -> str | None:
+    """The first program error (budget ends are normal outcomes, not failures)."""
+    for run in runs:
+        if run is not None and run.error and run.stop_reason != StopReason.STEP_BUDGET:
+            return f"{run.stop_reason}: {run.error}"
+    return None
+
+
+def episode_result(
+    instruction: str,
+    record: GenerationRecord,
+    runs: Sequence[RunResult | None],
+    metrics: dict[str, float],
+    steps: int,
+) -> EpisodeResult:
+    """The record of an episode that ran one generated program (or a first one, for multi-program episodes)."""
+    return EpisodeResult(
+        program=record.program or "",
+        program_source=record.program_source,
+        metrics=metrics,
+        num_steps=steps,
+        failure_reason=record.failure_reason or run_failure(runs),
+        instruction=instruction,
+        generation=record.to_dict(),
+        prompt_tokens=record.prompt_tokens,
+        completion_tokens=record.completion_tokens,
+        llm_calls=len(record.attempts),
+    )
+
+
+def dataset_paths(task: HabitatTaskConfig, data_file: str) -> tuple[Path, Path]:
+    """(episode file, scenes folder): the configured ones, else the synthetic default dataset (made on first use)."""
+    if task.data_path:
+        data = Path(task.data_path)
+        if task.scenes_dir:
+            return data, Path(task.scenes_dir)
+        root = next((p for p in data.parents if (p / "dataset.json").is_file()), None)
+        if root is None:
+            raise ValueError(
+                f"task.data_path={data} is not inside a tango dataset folder (no dataset.json above it): "
+                "set task.scenes_dir to the folder its scene_id paths are relative to"
+            )
+        return data, root / "scenes"
+    from tango.scenes.datasets.default import ensure_default_dataset
+
+    root = ensure_default_dataset()
+    return root / data_file.format(split=task.split), Path(task.scenes_dir or root / "scenes")

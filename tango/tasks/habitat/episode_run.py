@@ -1,0 +1,171 @@
+"""`SimEpisode`: what the shared runner does for a flow in one episode (the `EpisodeRun` of tango.tasks.flow).
+
+It builds the agent (perception with the episode's ground truth only for oracle components, maps, budget),
+generates and runs programs, records where the agent stopped and scores stops with the benchmark's radius.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from tango.agent.api import GoalImage
+from tango.agent.config import AgentConfig
+from tango.agent.context import AgentContext
+from tango.agent.habitat_agent import HabitatAgent
+from tango.agent.sim_session import SimSession
+from tango.harness.episode import EpisodeContext
+from tango.harness.topdown import render_topdown
+from tango.navigation.navigator import Navigator
+from tango.perception.build import PerceptionBundle
+from tango.perception.config import PerceptionConfig
+from tango.perception.oracle.ground_truth import GroundTruth
+from tango.perception.oracle.scene import OracleScene
+from tango.programs.budget import Budget
+from tango.programs.generators.base import ProgramGenerator
+from tango.programs.generators.record import GenerationRecord
+from tango.programs.interpreter import Interpreter, RunResult
+from tango.programs.trace import Trace
+from tango.sim.config import EmbeddedSimConfig
+from tango.tasks.episodes import resolve_scene_path
+from tango.tasks.flow import HabitatTaskConfig, Point
+from tango.tasks.measures import navigation_metrics
+
+
+class Runner(Protocol):
+    """What an episode uses of the worker's runner (tango.tasks.habitat.runner.HabitatRunner)."""
+
+    task: HabitatTaskConfig
+    session: SimSession
+    generator: ProgramGenerator
+    interpreter: Interpreter
+    perception_config: PerceptionConfig
+    agent_config: AgentConfig
+    sim_config: EmbeddedSimConfig
+    scenes_dir: Path
+
+    def scene_truth(self, scene_path: Path) -> OracleScene | None: ...
+
+
+@dataclass
+class _Stop:
+    """Where the agent was when it declared a goal reached."""
+
+    position: np.ndarray
+    path_length: float
+
+
+class SimEpisode:
+    """One episode on the runner's simulator; `start` must come first."""
+
+    def __init__(self, runner: Runner, ctx: EpisodeContext, trace: Trace) -> None:
+        self.runner = runner
+        self.session = runner.session
+        self.ctx = ctx
+        self.trace_file = trace
+        self.stops: list[_Stop] = []
+        self._agent: HabitatAgent | None = None
+        self._context: AgentContext | None = None
+
+    @property
+    def agent(self) -> HabitatAgent:
+        if self._agent is None:
+            raise RuntimeError("SimEpisode.start(...) must come first")
+        return self._agent
+
+    @property
+    def agent_context(self) -> AgentContext:
+        if self._context is None:
+            raise RuntimeError("SimEpisode.start(...) must come first")
+        return self._context
+
+    @property
+    def steps(self) -> int:
+        return self.agent_context.budget.steps
+
+    @property
+    def path_length(self) -> float:
+        return self.session.path_length
+
+    def start(self, scene_id: str, position: Point, rotation: Point) -> None:
+        runner = self.runner
+        scene_path = resolve_scene_path(scene_id, runner.scenes_dir)
+        first = self.session.start(scene_path, position, rotation)
+        scene = runner.scene_truth(scene_path)
+        truth = None if scene is None else GroundTruth(scene, runner.perception_config.detector.min_pixels)
+        perception = PerceptionBundle(runner.perception_config, truth)
+        budget = Budget(max_steps=runner.task.max_steps)
+        context = AgentContext(agent=None, budget=budget, trace=self.trace_file)
+
+        def record_stop() -> None:
+            self.stops.append(_Stop(self.session.position(), self.session.path_length))
+
+        agent = HabitatAgent(
+            self.session, first, Navigator(runner.agent_config), perception, budget, self.ctx.frames,
+            runner.agent_config.primitives, on_stop=record_stop, current_line=lambda: context.line_source,
+        )  # fmt: skip
+        context.agent = agent
+        self._agent, self._context = agent, context
+
+    def begin_subtask(self, inputs: dict[str, Any], first: bool) -> None:
+        budget = Budget(max_steps=self.runner.task.max_steps)
+        self.agent.budget = self.agent_context.budget = budget
+        self.agent_context.inputs = inputs
+        self.stops.clear()
+        if not first:
+            self.agent.new_goal()
+
+    def render_goal(self, camera_position: Point, rotation: Point) -> GoalImage:
+        floor = np.asarray(camera_position, dtype=np.float64)
+        floor[1] -= self.runner.sim_config.camera_height
+        rgb, semantic = self.session.render_at(floor, rotation)
+        return GoalImage(rgb, self.runner.sim_config.hfov, semantic)
+
+    def position(self) -> np.ndarray:
+        return self.session.position()
+
+    def geodesic_distance(self, start: Point, goals: Sequence[Point]) -> float:
+        return self.session.geodesic_distance(start, goals)
+
+    def trace(self, event: str, **fields: Any) -> None:
+        self.trace_file.emit(event, **fields)
+
+    def program(self, instruction: str) -> GenerationRecord:
+        record = self.runner.generator.generate(self.runner.task.name, instruction)
+        self.trace("generation", instruction=instruction, program=record.program, errors=record.errors)
+        return record
+
+    def execute(self, record: GenerationRecord, stop_when_done: bool) -> RunResult | None:
+        if record.parsed is None:
+            return None
+        agent_ctx = self.agent_context
+        agent_ctx.trace = self.trace_file
+        stops_before = self.agent.stops
+        run = self.runner.interpreter.run(record.parsed, agent_ctx)
+        if run.ok and self.agent.stops == stops_before and stop_when_done:
+            self.agent.stop()
+        return run
+
+    def score_stop(
+        self, goals: Sequence[Point], start_distance: float, path_offset: float, success_distance: float
+    ) -> dict[str, float]:
+        if self.stops:
+            position, walked = self.stops[0].position, self.stops[0].path_length - path_offset
+        else:
+            position, walked = self.session.position(), self.session.path_length - path_offset
+        distance = self.session.geodesic_distance(position, goals)
+        metrics = navigation_metrics(
+            distance, start_distance, start_distance, walked, success_distance, bool(self.stops)
+        )
+        metrics["path_length"] = walked
+        metrics["called_stop"] = float(bool(self.stops))
+        return metrics
+
+    def finish(self, goals: Sequence[Point]) -> None:
+        obs = self.agent.obs
+        layers = self.agent.topdown_layers(list(goals))
+        self.ctx.frames.add(obs.rgb, obs.depth, render_topdown(layers), "episode end")

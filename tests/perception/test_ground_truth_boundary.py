@@ -1,0 +1,82 @@
+"""The line on what the agent may know, read from the code: nothing outside the named oracles
+(tango/perception/oracle), the simulator and the few modules that hand ground truth to them reads the semantic
+frame or the scene annotation, and no code branches on an oracle's type."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+TANGO = Path(__file__).resolve().parents[2] / "tango"
+GROUND_TRUTH_NAMES = {
+    "load_annotations",
+    "annotation_path_for",
+    "OracleScene",
+    "load_oracle_scene",
+    "GroundTruth",
+}
+# Where ground truth may be read, and why.
+ALLOWED = {
+    "perception/oracle/": "the named oracle components",
+    "sim/": "the simulator renders the semantic frame and loads the annotation",
+    "scenes/": "scene and dataset generation writes the ground truth",
+    "agent/sim_session.py": "the sensor adapter puts the simulator's semantic frame into the Observation",
+    "perception/build.py": "hands the episode's GroundTruth to factories registered as oracles",
+    "tasks/habitat/": "loads the GroundTruth only when a configured component is an oracle",
+    "benchmarks/graphnav/": "GraphNav's own environment and its oracle recogniser (named in its results)",
+}
+
+
+def _modules() -> list[tuple[str, ast.Module]]:
+    return [(str(p.relative_to(TANGO)), ast.parse(p.read_text())) for p in sorted(TANGO.rglob("*.py"))]
+
+
+def _allowed(path: str) -> bool:
+    return any(path.startswith(prefix) for prefix in ALLOWED)
+
+
+def _reads(tree: ast.Module) -> list[str]:
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr == "semantic" and isinstance(node.ctx, ast.Load):
+            found.append(f"line {node.lineno}: .semantic")
+        elif isinstance(node, ast.Name) and node.id in GROUND_TRUTH_NAMES:
+            found.append(f"line {node.lineno}: {node.id}")
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.module.startswith("tango.perception.oracle")
+        ):
+            found.append(f"line {node.lineno}: import {node.module}")
+    return found
+
+
+def test_only_oracles_and_the_simulator_read_ground_truth() -> None:
+    offenders = {path: reads for path, tree in _modules() if not _allowed(path) and (reads := _reads(tree))}
+    assert not offenders, f"ground truth read outside the named oracles: {offenders}"
+
+
+def test_the_check_sees_a_read_when_there_is_one() -> None:
+    tree = ast.parse(
+        "def f(obs):\n    return obs.semantic\nfrom tango.perception.oracle.scene import OracleScene\n"
+    )
+    assert sorted(_reads(tree)) == ["line 2: .semantic", "line 3: import tango.perception.oracle.scene"]
+
+
+def test_no_code_branches_on_a_perception_components_type() -> None:
+    offenders = []
+    for path, tree in _modules():
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "isinstance"
+            ):
+                names = {n.id for n in ast.walk(node.args[1]) if isinstance(n, ast.Name)}
+                names |= {n.attr for n in ast.walk(node.args[1]) if isinstance(n, ast.Attribute)}
+                if any(
+                    "Oracle" in name or name.endswith(("Scorer", "Matcher", "Locator", "Memory"))
+                    for name in names
+                ):
+                    offenders.append(f"{path}:{node.lineno}")
+    assert not offenders, f"isinstance on a perception component: {offenders}"
