@@ -1,8 +1,9 @@
-"""Command line of tango.scenes: `generate` a synthetic dataset, `preview` a scene as PNGs."""
+"""Command line of tango.scenes: `generate` a synthetic dataset, `preview` a scene as PNGs, `stats` of a split."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import sys
 from pathlib import Path
@@ -21,6 +22,11 @@ def _parser() -> argparse.ArgumentParser:
     preview = commands.add_parser("preview", help="top-down map and first-person views of a scene")
     preview.add_argument("scene", type=Path, help="the scene's .glb (annotations beside it)")
     preview.add_argument("--out", type=Path, required=True)
+    stats = commands.add_parser(
+        "stats", help="view points per goal, spacing, start distances, episodes per scene"
+    )
+    stats.add_argument("task", choices=("objectnav", "ovon", "goat"))
+    stats.add_argument("split", type=Path, help="the split file or folder (ours or the published one)")
     return parser
 
 
@@ -40,6 +46,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return 1
         print(f"wrote {args.out}: {stamp['counts']} in {stamp['generation_seconds']} s")
+        return 0
+    if args.command == "stats":
+        from tango.scenes.datasets.stats import split_statistics
+
+        print(json.dumps(split_statistics(args.task, args.split)))
         return 0
     from tango.scenes.preview import write_preview
 

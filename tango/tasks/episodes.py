@@ -1,28 +1,37 @@
 """Episode and goal records shared by the benchmark loaders, and the file reading they have in common.
 
 The field names are the published ones (habitat-lab ObjectNav-v1, HM3D-OVON, GOAT-Bench); see FORMATS.md.
+The loaders' `read_episodes` returns the good episodes with one named problem per malformed episode
+(`tango.tasks.fields.Loaded`), and `load_episodes` refuses the whole file at the first one.
 """
 
 from __future__ import annotations
 
-import gzip
-import json
+import math
 import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-Vec3 = tuple[float, float, float]
-Quat = tuple[float, float, float, float]
+from tango.tasks.fields import (
+    DatasetError,
+    FieldError,
+    Loaded,
+    Quat,
+    Vec3,
+    join,
+    parse_each,
+    quat,
+    read_json,
+    require,
+    short,
+    text,
+    vec3,
+)
 
-
-class DatasetError(ValueError):
-    """A dataset file is missing or does not have the shape its benchmark publishes; the message names the file."""
-
-    def __init__(self, path: str | os.PathLike[str], problem: str) -> None:
-        super().__init__(f"{path}: {problem}")
-        self.path = str(path)
-        self.problem = problem
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -54,7 +63,8 @@ class ObjectGoal:
 
 @dataclass(frozen=True)
 class NavEpisode:
-    """An ObjectNav-v1 / HM3D-OVON episode; `goals` are filled from the file's goals_by_category."""
+    """An ObjectNav-v1 / HM3D-OVON episode. `goals` are every instance that counts: goals_by_category of the
+    episode's category, plus those of its children_object_categories (HM3D-OVON's rule)."""
 
     episode_id: str
     scene_id: str
@@ -64,6 +74,7 @@ class NavEpisode:
     info: dict[str, Any]
     goals: tuple[ObjectGoal, ...]
     shortest_paths: list[Any] | None = None
+    children_object_categories: tuple[str, ...] = ()
     source_file: str = field(default="", compare=False)
 
 
@@ -88,78 +99,102 @@ def resolve_scene_path(scene_id: str, scenes_dir: str | os.PathLike[str]) -> Pat
     return Path(scenes_dir) / scene_id
 
 
-def read_json(path: str | os.PathLike[str]) -> Any:
-    """Read a .json or .json.gz file; a missing or malformed file raises DatasetError naming it."""
-    p = Path(path)
-    if not p.is_file():
-        raise DatasetError(p, "file not found")
-    try:
-        if p.name.endswith(".gz"):
-            with gzip.open(p, "rt", encoding="utf-8") as fh:
-                return json.load(fh)
-        with p.open("r", encoding="utf-8") as fh:
-            return json.load(fh)
-    except json.JSONDecodeError as exc:
-        raise DatasetError(p, f"malformed JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from exc
-    except (OSError, EOFError, UnicodeDecodeError) as exc:
-        raise DatasetError(p, f"unreadable ({exc})") from exc
-
-
-def require(record: dict[str, Any], key: str, path: str | os.PathLike[str], what: str) -> Any:
-    """record[key], or a DatasetError naming the file, the record and the missing field."""
-    if not isinstance(record, dict):
-        raise DatasetError(path, f"{what} is not a JSON object")
-    if key not in record:
-        raise DatasetError(path, f"{what} has no field {key!r}")
-    return record[key]
-
-
-def vec3(value: Any, path: str | os.PathLike[str], what: str) -> Vec3:
-    """A 3-vector of floats, or a DatasetError."""
-    return _floats(value, 3, path, what)  # type: ignore[return-value]
-
-
-def quat(value: Any, path: str | os.PathLike[str], what: str) -> Quat:
-    """A quaternion [x, y, z, w] of floats, or a DatasetError."""
-    return _floats(value, 4, path, what)  # type: ignore[return-value]
-
-
-def _floats(value: Any, n: int, path: str | os.PathLike[str], what: str) -> tuple[float, ...]:
-    if not isinstance(value, (list, tuple)) or len(value) != n:
-        raise DatasetError(path, f"{what} must be a list of {n} numbers, got {value!r}")
-    try:
-        return tuple(float(v) for v in value)
-    except (TypeError, ValueError) as exc:
-        raise DatasetError(path, f"{what} must be a list of {n} numbers, got {value!r}") from exc
-
-
-def parse_view_point(raw: Any, path: str | os.PathLike[str], what: str) -> ViewPoint:
-    """A view point `{agent_state: {position, rotation}, iou}`."""
-    state = require(raw, "agent_state", path, what)
+def parse_view_point(raw: Any, name: str) -> ViewPoint:
+    """A view point `{agent_state: {position, rotation}, iou}` (HM3D-OVON adds `radius`, ignored here)."""
+    state = require(raw, "agent_state", name)
+    iou = raw.get("iou")
+    if iou is not None and (
+        isinstance(iou, bool) or not isinstance(iou, (int, float)) or not math.isfinite(iou)
+    ):
+        raise FieldError(f"{name}.iou", f"must be a finite number or null, got {short(iou)}")
     return ViewPoint(
         agent_state=AgentState(
-            position=vec3(require(state, "position", path, f"{what}.agent_state"), path, f"{what} position"),
-            rotation=quat(require(state, "rotation", path, f"{what}.agent_state"), path, f"{what} rotation"),
+            position=vec3(require(state, "position", f"{name}.agent_state"), f"{name}.agent_state.position"),
+            rotation=quat(require(state, "rotation", f"{name}.agent_state"), f"{name}.agent_state.rotation"),
         ),
-        iou=float(raw.get("iou", 0.0) or 0.0),
+        iou=float(iou or 0.0),
     )
 
 
-def parse_object_goal(raw: Any, path: str | os.PathLike[str], what: str) -> ObjectGoal:
-    """An ObjectNav / OVON goal `{object_id, object_category, position, view_points, children_object_categories?}`."""
-    object_id = require(raw, "object_id", path, what)
-    view_points = require(raw, "view_points", path, what)
-    if not isinstance(view_points, list):
-        raise DatasetError(path, f"{what} view_points must be a list")
+def view_points(raw: Any, name: str) -> tuple[ViewPoint, ...]:
+    """A goal's `view_points` list."""
+    points = require(raw, "view_points", name)
+    if not isinstance(points, list):
+        raise FieldError(f"{name}.view_points", f"must be a list, got {short(points)}")
+    return tuple(parse_view_point(v, f"{name}.view_points[{i}]") for i, v in enumerate(points))
+
+
+def children(raw: Any, name: str) -> tuple[str, ...]:
+    """An optional `children_object_categories` list of category names."""
+    value = raw.get("children_object_categories") if isinstance(raw, dict) else None
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+        raise FieldError(
+            join(name, "children_object_categories"), f"must be a list of names, got {short(value)}"
+        )
+    return tuple(value)
+
+
+def parse_object_goal(raw: Any, name: str, object_id: Callable[[Any], int | str] = lambda v: v) -> ObjectGoal:
+    """An ObjectNav / OVON goal `{object_id, object_category, position, view_points, ...}`; `object_id` maps the
+    published id (HM3D-OVON publishes "..._{id}" strings and its loader keeps the number)."""
+    raw_id = require(raw, "object_id", name)
+    if raw_id is None or isinstance(raw_id, (bool, list, dict, float)):
+        raise FieldError(f"{name}.object_id", f"must be an integer or a string, got {short(raw_id)}")
     return ObjectGoal(
-        object_id=object_id,
-        object_category=str(require(raw, "object_category", path, what)),
-        position=vec3(require(raw, "position", path, what), path, f"{what} position"),
-        view_points=tuple(
-            parse_view_point(v, path, f"{what} view_points[{i}]") for i, v in enumerate(view_points)
-        ),
-        children_object_categories=tuple(raw.get("children_object_categories") or ()),
+        object_id=object_id(raw_id),
+        object_category=text(require(raw, "object_category", name), f"{name}.object_category"),
+        position=vec3(require(raw, "position", name), f"{name}.position"),
+        view_points=view_points(raw, name),
+        children_object_categories=children(raw, name),
     )
+
+
+class GoalTable(Generic[T]):
+    """A file's goal dict (`goals_by_category` or GOAT's `goals`), each key parsed on first use; a key whose
+    goals are malformed fails every episode that uses it, with the goal's field named."""
+
+    def __init__(self, table_name: str, raw: dict[str, Any], parse: Callable[[Any, str], T]) -> None:
+        self.table_name = table_name
+        self._raw = raw
+        self._parse = parse
+        self._parsed: dict[str, tuple[T, ...] | FieldError] = {}
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._raw
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._raw)
+
+    def get(self, key: str) -> tuple[T, ...]:
+        """The parsed goals of `key` (FieldError when the key is missing, empty or malformed)."""
+        if key not in self._parsed:
+            self._parsed[key] = self._parse_key(key)
+        parsed = self._parsed[key]
+        if isinstance(parsed, FieldError):
+            raise parsed
+        return parsed
+
+    def _parse_key(self, key: str) -> tuple[T, ...] | FieldError:
+        name = f"{self.table_name}[{key!r}]"
+        if key not in self._raw:
+            return FieldError(name, f"missing (no such key in {self.table_name})")
+        raw_goals = self._raw[key]
+        if not isinstance(raw_goals, list) or not raw_goals:
+            return FieldError(name, "must be a non-empty list of goals")
+        try:
+            return tuple(self._parse(g, f"{name}[{i}]") for i, g in enumerate(raw_goals))
+        except FieldError as exc:
+            return exc
+
+
+def goal_table(file: Path, data: dict[str, Any], shared: dict[str, Any], key: str) -> dict[str, Any]:
+    """The goal dict `key` of a content file merged over the split file's (HM3D keeps goals in content files)."""
+    own = data.get(key, {})
+    if not isinstance(own, dict):
+        raise DatasetError(file, f"'{key}' must be a JSON object keyed by '{{scene file}}_{{category}}'")
+    return {**shared, **own}
 
 
 def resolve_split_file(path: str | os.PathLike[str]) -> Path:
@@ -182,73 +217,94 @@ def content_files(split_file: Path, split_data: dict[str, Any]) -> list[Path]:
     return sorted(p for p in directory.iterdir() if p.name.endswith(suffix))
 
 
-def require_episodes(split_file: Path, split_data: dict[str, Any], content: list[Path]) -> None:
-    """Raise when a split has neither episodes of its own nor any content file (usually a wrong path)."""
-    if not content and not split_data.get("episodes"):
+def split_sources(
+    path: str | os.PathLike[str],
+) -> tuple[Path, dict[str, Any], list[tuple[Path, dict[str, Any]]]]:
+    """(split file, its data, [(file, data)] for the split file and every content file), each file's top level
+    checked to be an object with an `episodes` list; raises when the split has no episodes anywhere."""
+    split_file = resolve_split_file(path)
+    split_data = _episodes_file(split_file, read_json(split_file))
+    content = content_files(split_file, split_data)
+    if not content and not split_data["episodes"]:
         raise DatasetError(
             split_file, "no episodes: the split file has none and there is no content/{scene}.json.gz"
         )
+    sources = [(split_file, split_data)] + [(p, _episodes_file(p, read_json(p))) for p in content]
+    return split_file, split_data, sources
 
 
-def load_nav_episodes(path: str | os.PathLike[str]) -> list[NavEpisode]:
-    """Load an ObjectNav-v1 style split (OVON too): `{split}.json.gz` plus `content/{scene}.json.gz`.
+def _episodes_file(file: Path, data: Any) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise DatasetError(file, "top level must be a JSON object with 'episodes'")
+    if "episodes" not in data:
+        raise DatasetError(file, "has no 'episodes' list")
+    if not isinstance(data["episodes"], list):
+        raise DatasetError(file, "'episodes' must be a list")
+    return data
+
+
+def read_nav_episodes(
+    path: str | os.PathLike[str], object_id: Callable[[Any], int | str] = lambda v: v
+) -> Loaded[NavEpisode]:
+    """An ObjectNav-v1 style split (HM3D-OVON too): `{split}.json.gz` plus `content/{scene}.json.gz`.
 
     Episodes may sit in the split file or the content files; goals_by_category may sit in either (HM3D puts
-    them in the content files). Each episode's goals come from goals_by_category[goals_key(scene, category)].
+    them in the content files). Each episode's goals are goals_by_category[goals_key(scene, category)] and, for
+    each of its children_object_categories present in the scene, that category's goals (ovon's
+    OVONDistanceToGoal). Without goals_by_category, an episode's own `goals` list is used (habitat-lab's
+    dedup_goals reads the same).
     """
-    split_file = resolve_split_file(path)
-    split_data = read_json(split_file)
-    if not isinstance(split_data, dict):
-        raise DatasetError(split_file, "top level must be a JSON object with 'episodes'")
-    shared_goals = split_data.get("goals_by_category", {})
-    content = content_files(split_file, split_data)
-    require_episodes(split_file, split_data, content)
-    sources = [(split_file, split_data)] + [(p, read_json(p)) for p in content]
-    episodes: list[NavEpisode] = []
+    _, split_data, sources = split_sources(path)
+    shared = split_data.get("goals_by_category", {})
+    loaded: Loaded[NavEpisode] = Loaded([])
     for file, data in sources:
-        if not isinstance(data, dict):
-            raise DatasetError(file, "top level must be a JSON object with 'episodes'")
-        raw_episodes = require(data, "episodes", file, "the file")
-        if not isinstance(raw_episodes, list):
-            raise DatasetError(file, "'episodes' must be a list")
-        goal_table = {**shared_goals, **data.get("goals_by_category", {})}
-        parsed_goals: dict[str, tuple[ObjectGoal, ...]] = {}
-        for index, raw in enumerate(raw_episodes):
-            episodes.append(_nav_episode(raw, index, file, goal_table, parsed_goals))
-    return episodes
+        table = GoalTable(
+            "goals_by_category",
+            goal_table(file, data, shared, "goals_by_category"),
+            lambda raw, name: parse_object_goal(raw, name, object_id),
+        )
+        part = parse_each(
+            file, data["episodes"], partial(_nav_episode, file=file, table=table, object_id=object_id)
+        )
+        loaded.episodes.extend(part.episodes)
+        loaded.problems.extend(part.problems)
+    return loaded
 
 
 def _nav_episode(
     raw: Any,
     index: int,
+    *,
     file: Path,
-    goal_table: dict[str, Any],
-    parsed_goals: dict[str, tuple[ObjectGoal, ...]],
+    table: GoalTable[ObjectGoal],
+    object_id: Callable[[Any], int | str],
 ) -> NavEpisode:
-    what = f"episode {index}"
-    scene_id = str(require(raw, "scene_id", file, what))
-    category = str(require(raw, "object_category", file, what))
+    scene_id = text(require(raw, "scene_id"), "scene_id")
+    category = text(require(raw, "object_category"), "object_category")
+    kids = children(raw, "")
     key = goals_key(scene_id, category)
-    if key not in parsed_goals:
-        if key not in goal_table:
-            raise DatasetError(file, f"{what} references unknown goal key {key!r} (not in goals_by_category)")
-        raw_goals = goal_table[key]
-        if not isinstance(raw_goals, list) or not raw_goals:
-            raise DatasetError(file, f"goals_by_category[{key!r}] must be a non-empty list")
-        parsed_goals[key] = tuple(
-            parse_object_goal(g, file, f"goals_by_category[{key!r}][{i}]") for i, g in enumerate(raw_goals)
-        )
+    if key in table or not raw.get("goals"):
+        goals = list(table.get(key))
+    else:
+        goals = [parse_object_goal(g, f"goals[{i}]", object_id) for i, g in enumerate(raw["goals"])]
+    for child in kids:
+        if goals_key(scene_id, child) in table:
+            goals.extend(table.get(goals_key(scene_id, child)))
     info = raw.get("info") or {}
     if not isinstance(info, dict):
-        raise DatasetError(file, f"{what} info must be a JSON object")
+        raise FieldError("info", f"must be a JSON object, got {short(info)}")
+    paths = raw.get("shortest_paths")
+    if paths is not None and not isinstance(paths, list):
+        raise FieldError("shortest_paths", f"must be a list or null, got {short(paths)}")
     return NavEpisode(
-        episode_id=str(require(raw, "episode_id", file, what)),
+        episode_id=str(require(raw, "episode_id")),
         scene_id=scene_id,
-        start_position=vec3(require(raw, "start_position", file, what), file, f"{what} start_position"),
-        start_rotation=quat(require(raw, "start_rotation", file, what), file, f"{what} start_rotation"),
+        start_position=vec3(require(raw, "start_position"), "start_position"),
+        start_rotation=quat(require(raw, "start_rotation"), "start_rotation"),
         object_category=category,
         info=dict(info),
-        goals=parsed_goals[key],
-        shortest_paths=raw.get("shortest_paths"),
+        goals=tuple(goals),
+        shortest_paths=paths,
+        children_object_categories=kids,
         source_file=str(file),
     )

@@ -19,6 +19,7 @@ from tango.agent.api import GoalImage
 from tango.harness.episode import EpisodeResult, EpisodeSpec
 from tango.programs.generators.record import GenerationRecord
 from tango.programs.interpreter import RunResult, StopReason
+from tango.tasks.fields import Loaded
 
 Point = Sequence[float] | np.ndarray
 
@@ -28,7 +29,8 @@ class HabitatTaskConfig:
     """The `task` section every Habitat benchmark shares: where its episodes are and the step budget.
 
     `data_path` null means the synthetic default dataset (generated on first use); `scenes_dir` is the folder
-    the episodes' scene_id paths are relative to (null: the dataset's scenes/ beside it).
+    the episodes' scene_id paths are relative to (null: the dataset's scenes/ beside it); `strict` refuses the
+    whole file when one episode is malformed (else that episode alone fails, named).
     """
 
     name: str = ""
@@ -37,6 +39,7 @@ class HabitatTaskConfig:
     scenes_dir: str | None = None
     split: str = "val"
     max_steps: int = 500
+    strict: bool = False
 
 
 @dataclass
@@ -113,8 +116,9 @@ class HabitatFlow:
     def __init__(self, task: HabitatTaskConfig) -> None:
         self.task = task
 
-    def load(self, path: Path) -> Sequence[Any]:
-        """The episodes of a split file, read in the benchmark's published format."""
+    def read(self, path: Path) -> Loaded[Any]:
+        """The episodes of a split file, read in the benchmark's published format, with a named problem per
+        malformed episode."""
         raise NotImplementedError
 
     def spec(self, episode: Any) -> EpisodeSpec:

@@ -2,17 +2,21 @@
 
 `list_episodes` and `failure_metrics` need only the flow (light imports: this runs in the main process and
 when configs are registered); `make_runner` builds the shared simulator runner (tango.tasks.habitat.runner)
-once per worker process, which is why that import happens there.
+once per worker process, which is why that import happens there. An episode the loader could not read
+(task.strict=false) is listed as a `MalformedEpisode` that fails at once with the loader's message, which
+names the file, the episode and the field; task.strict=true refuses the file at start.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from tango.config_utils import dataclass_from_dict
 from tango.harness.episode import EpisodeSpec
+from tango.tasks.fields import EpisodeError
 from tango.tasks.flow import HabitatFlow, HabitatTaskConfig, dataset_paths
 
 if TYPE_CHECKING:
@@ -22,6 +26,34 @@ if TYPE_CHECKING:
 def task_config(cfg: dict[str, Any], schema: type[HabitatTaskConfig]) -> HabitatTaskConfig:
     """The `task` section of the resolved config as the flow's schema (unknown keys are an error)."""
     return dataclass_from_dict(schema, cfg["task"], "task")
+
+
+@dataclass(frozen=True)
+class MalformedEpisode:
+    """The payload of an episode the loader could not read: running it raises the loader's problem."""
+
+    task: str
+    problem: EpisodeError
+
+
+def malformed_spec(task: str, problem: EpisodeError) -> EpisodeSpec:
+    """A harness episode that fails at once with the loader's problem (the run records it and goes on); it
+    keeps the record's own id and scene when they are readable, and for GOAT the goal types of its subtasks,
+    so that it counts as failing each of them."""
+    episode_id = problem.record_field("question_id" if task == "openeqa" else "episode_id")
+    raw_tasks = problem.record.get("tasks") if isinstance(problem.record, dict) else None
+    types = tuple(
+        t[1]
+        for t in raw_tasks or ()
+        if isinstance(t, list) and len(t) > 1 and t[1] in ("object", "description", "image")
+    )
+    return EpisodeSpec(
+        episode_id if episode_id is not None else f"{Path(problem.path).name}#{problem.index}",
+        problem.record_field("scene_id") or "",
+        "",
+        MalformedEpisode(task, problem),
+        types if task == "goat" else (),
+    )
 
 
 def unique_ids(specs: list[EpisodeSpec]) -> list[EpisodeSpec]:
@@ -53,7 +85,10 @@ class HabitatTask:
         flow = self.flow(task_config(cfg, self.flow.schema))
         self._flow = flow
         data, _ = dataset_paths(flow.task, flow.data_file)
-        return unique_ids([flow.spec(episode) for episode in flow.load(data)])
+        loaded = flow.read(data)
+        episodes = loaded.strict() if flow.task.strict else loaded.episodes
+        specs = [flow.spec(episode) for episode in episodes]
+        return unique_ids(specs + [malformed_spec(flow.task.name, p) for p in loaded.problems])
 
     def make_runner(self, cfg: dict[str, Any]) -> HabitatRunner:
         from tango.tasks.habitat.runner import HabitatRunner

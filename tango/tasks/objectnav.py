@@ -1,19 +1,22 @@
-"""HM3D ObjectNav (habitat-lab ObjectNav-v1): episode loading and the episode flow.
+"""HM3D ObjectNav (habitat-lab ObjectNav-v1, and HM3D's v2 files of the same shape): episode loading and the
+episode flow.
 
-`load_episodes` reads `{split}.json.gz` and its `content/{scene}.json.gz` files, filling each episode's goals
-from goals_by_category (FORMATS.md). The flow tells the agent "Find a <category>." and scores its first stop.
+`read_episodes` reads `{split}.json.gz` and its `content/{scene}.json.gz` files, filling each episode's goals
+from goals_by_category (FORMATS.md), and returns the good episodes with a named problem per malformed one;
+`load_episodes` refuses the whole split at the first malformed episode. The flow tells the agent "Find a
+<category>." and scores its first stop.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
 from tango.harness.episode import EpisodeResult, EpisodeSpec
-from tango.tasks.episodes import NavEpisode, load_nav_episodes
+from tango.tasks.episodes import NavEpisode, read_nav_episodes
+from tango.tasks.fields import Loaded
 from tango.tasks.flow import EpisodeRun, HabitatFlow, NavTaskConfig, episode_result
 from tango.tasks.habitat_runner import HabitatTask
 from tango.tasks.registry import register_task
@@ -21,9 +24,14 @@ from tango.tasks.registry import register_task
 ObjectNavEpisode = NavEpisode
 
 
+def read_episodes(path: str | os.PathLike[str]) -> Loaded[ObjectNavEpisode]:
+    """Episodes of one ObjectNav split (the split file or its directory), with per-episode problems."""
+    return read_nav_episodes(path)
+
+
 def load_episodes(path: str | os.PathLike[str]) -> list[ObjectNavEpisode]:
-    """Episodes of one ObjectNav-v1 split: `path` is the split file (or its directory)."""
-    return load_nav_episodes(path)
+    """Episodes of one ObjectNav split; a malformed episode refuses the file (EpisodeError)."""
+    return read_episodes(path).strict()
 
 
 # --- the ObjectNav flow -----------------------------------------------------------------------------------------
@@ -50,8 +58,8 @@ class ObjectGoalFlow(HabitatFlow):
     data_file = "objectnav/{split}/{split}.json.gz"
     task: NavTaskConfig
 
-    def load(self, path: Path) -> Sequence[NavEpisode]:
-        return load_episodes(path)
+    def read(self, path: Path) -> Loaded[NavEpisode]:
+        return read_episodes(path)
 
     def spec(self, episode: NavEpisode) -> EpisodeSpec:
         instruction = object_instruction(episode.object_category)

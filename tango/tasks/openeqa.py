@@ -4,19 +4,34 @@
 `episode_history` ("hm3d-v0/000-hm3d-BFRyYbPCCPE") names the scene: the part after the second "-" of its last
 path component. The published file has no start pose (A-EQA takes it from the first frame of the history);
 tango reads it from an optional `episode_starts.json` beside the questions, mapping episode_history to
-`{scene_id, start_position, start_rotation}` (the synthetic generator writes one).
+`{scene_id, start_position, start_rotation}` (the synthetic generator writes one), and what each question
+asks from an optional `question_facts.json` (question_id -> `{facts, evidence}`: the structured query and the
+ids of the objects its answer rests on), for evaluation code and named oracles, never the agent. `read_episodes` returns the
+good questions with a named problem per malformed one; `load_episodes` refuses the file at the first.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tango.harness.episode import EpisodeResult, EpisodeSpec
-from tango.tasks.episodes import DatasetError, Quat, Vec3, quat, read_json, require, vec3
+from tango.tasks.fields import (
+    DatasetError,
+    FieldError,
+    Loaded,
+    Quat,
+    Vec3,
+    episode_label,
+    parse_each,
+    quat,
+    read_json,
+    require,
+    text,
+    vec3,
+)
 from tango.tasks.flow import EpisodeRun, HabitatFlow, HabitatTaskConfig, episode_result
 from tango.tasks.habitat_runner import HabitatTask
 from tango.tasks.openeqa_scoring import JudgeConfig, LLMMatchJudge, build_judge, score_answer
@@ -32,6 +47,7 @@ CATEGORIES = (
     "world knowledge",
 )
 STARTS_FILE = "episode_starts.json"
+FACTS_FILE = "question_facts.json"
 
 
 @dataclass(frozen=True)
@@ -54,6 +70,8 @@ class EQAQuestion:
     episode_history: str
     extra_answers: tuple[str, ...] | None = None
     start: EpisodeStart | None = None
+    facts: dict[str, Any] | None = None
+    evidence: tuple[int, ...] = ()
     source_file: str = field(default="", compare=False)
 
     @property
@@ -69,57 +87,95 @@ def scene_from_history(episode_history: str) -> str:
     return parts[2] if len(parts) == 3 else last
 
 
-def load_episodes(path: str | os.PathLike[str]) -> list[EQAQuestion]:
-    """The questions of an OpenEQA file, with start poses from `episode_starts.json` beside it when present."""
+def read_episodes(path: str | os.PathLike[str]) -> Loaded[EQAQuestion]:
+    """The questions of an OpenEQA file, with start poses from `episode_starts.json` beside it when present,
+    and a named problem per malformed question."""
     file = Path(path)
     data = read_json(file)
     if not isinstance(data, list):
         raise DatasetError(file, "top level must be a JSON list of questions")
-    starts = _load_starts(file.parent / STARTS_FILE)
-    return [_question(raw, i, file, starts) for i, raw in enumerate(data)]
+    starts_file = file.parent / STARTS_FILE
+    starts = _load_starts(starts_file) if starts_file.exists() else None
+    facts = _load_facts(file.parent / FACTS_FILE)
+    return parse_each(
+        file,
+        data,
+        lambda raw, _: _question(raw, file, starts, facts),
+        lambda raw, index: episode_label(raw, index, "question", "question_id"),
+    )
 
 
-def _load_starts(file: Path) -> dict[str, EpisodeStart] | None:
-    if not file.exists():
-        return None
+def load_episodes(path: str | os.PathLike[str]) -> list[EQAQuestion]:
+    """The questions of an OpenEQA file; a malformed question refuses the file (EpisodeError)."""
+    return read_episodes(path).strict()
+
+
+def _load_starts(file: Path) -> dict[str, EpisodeStart | FieldError]:
+    """episode_history -> its start pose, or the problem with its entry (reported by the questions using it)."""
     data = read_json(file)
     if not isinstance(data, dict):
         raise DatasetError(file, "top level must be a JSON object keyed by episode_history")
-    return {
-        history: EpisodeStart(
-            scene_id=str(require(raw, "scene_id", file, history)),
-            start_position=vec3(
-                require(raw, "start_position", file, history), file, f"{history} start_position"
-            ),
-            start_rotation=quat(
-                require(raw, "start_rotation", file, history), file, f"{history} start_rotation"
-            ),
+    return {history: _start(raw, f"{file.name}[{history!r}]") for history, raw in data.items()}
+
+
+def _load_facts(file: Path) -> dict[str, dict[str, Any]]:
+    """question_id -> {facts, evidence}, or empty when there is no facts file."""
+    if not file.exists():
+        return {}
+    data = read_json(file)
+    valid = isinstance(data, dict) and all(
+        isinstance(v, dict) and isinstance(v.get("facts"), dict) and isinstance(v.get("evidence", []), list)
+        for v in data.values()
+    )
+    if not valid:
+        raise DatasetError(file, "top level must map question_id to {facts: {...}, evidence: [object ids]}")
+    return data
+
+
+def _start(raw: Any, name: str) -> EpisodeStart | FieldError:
+    try:
+        return EpisodeStart(
+            scene_id=text(require(raw, "scene_id", name), f"{name}.scene_id"),
+            start_position=vec3(require(raw, "start_position", name), f"{name}.start_position"),
+            start_rotation=quat(require(raw, "start_rotation", name), f"{name}.start_rotation"),
         )
-        for history, raw in data.items()
-    }
+    except FieldError as exc:
+        return exc
 
 
-def _question(raw: Any, index: int, file: Path, starts: dict[str, EpisodeStart] | None) -> EQAQuestion:
-    what = f"question {index}"
-    history = str(require(raw, "episode_history", file, what))
+def _question(
+    raw: Any,
+    file: Path,
+    starts: dict[str, EpisodeStart | FieldError] | None,
+    facts: dict[str, dict[str, Any]],
+) -> EQAQuestion:
+    history = text(require(raw, "episode_history"), "episode_history")
     extra = raw.get("extra_answers")
-    if extra is not None and not isinstance(extra, list):
-        raise DatasetError(file, f"{what} extra_answers must be a list")
+    if extra is not None and (not isinstance(extra, list) or not all(isinstance(a, str) for a in extra)):
+        raise FieldError("extra_answers", f"must be a list of strings, got {extra!r}")
     start = None
     if starts is not None:
         if history not in starts:
-            raise DatasetError(
-                file.parent / STARTS_FILE, f"no start pose for episode_history {history!r} ({what})"
-            )
-        start = starts[history]
+            raise FieldError("episode_history", f"{history!r} has no start pose in {STARTS_FILE}")
+        found = starts[history]
+        if isinstance(found, FieldError):
+            raise found
+        start = found
+    answer = require(raw, "answer")
+    if not isinstance(answer, (str, int, float)) or isinstance(answer, bool):
+        raise FieldError("answer", f"must be a string, got {answer!r}")
+    question_id = str(require(raw, "question_id"))
+    known = facts.get(question_id, {})
     return EQAQuestion(
-        question=str(require(raw, "question", file, what)),
-        answer=str(require(raw, "answer", file, what)),
-        category=str(require(raw, "category", file, what)),
-        question_id=str(require(raw, "question_id", file, what)),
+        question=text(require(raw, "question"), "question"),
+        answer=str(answer),
+        category=text(require(raw, "category"), "category"),
+        question_id=question_id,
         episode_history=history,
-        extra_answers=tuple(str(a) for a in extra) if extra is not None else None,
+        extra_answers=tuple(extra) if extra is not None else None,
         start=start,
+        facts=known.get("facts"),
+        evidence=tuple(int(i) for i in known.get("evidence", [])),
         source_file=str(file),
     )
 
@@ -147,12 +203,12 @@ class OpenEQAFlow(HabitatFlow):
         super().__init__(task)
         self._judge: LLMMatchJudge | None = None
 
-    def load(self, path: Path) -> Sequence[EQAQuestion]:
-        questions = load_episodes(path)
-        missing = [q.question_id for q in questions if q.start is None]
+    def read(self, path: Path) -> Loaded[EQAQuestion]:
+        loaded = read_episodes(path)
+        missing = [q.question_id for q in loaded.episodes if q.start is None]
         if missing:
             raise ValueError(f"{path}: questions without a start pose ({STARTS_FILE}): {missing[:5]}")
-        return questions
+        return loaded
 
     def spec(self, episode: EQAQuestion) -> EpisodeSpec:
         assert episode.start is not None

@@ -78,11 +78,13 @@ def image_goal_cases(scene: LoadedScene, goals: list[GoatGoal]) -> list[ImageGoa
 def view_point_observations(
     scene: LoadedScene, goals: list[GoatGoal], camera_height_m: float, per_goal: int
 ) -> list[Observation]:
-    """Observations (rgb, depth, semantic, pose) from the first `per_goal` view points of each goal."""
+    """Observations (rgb, depth, semantic, pose) from `per_goal` view points of each goal, spread through its
+    list (best iou first; neighbouring grid view points would show the same picture)."""
     renderer = Renderer(scene.mesh, width=128, height=128, hfov_deg=79.0)
     observations: list[Observation] = []
     for goal in goals:
-        for view_point in goal.view_points[:per_goal]:
+        stride = max(1, len(goal.view_points) // per_goal)
+        for view_point in goal.view_points[::stride][:per_goal]:
             position = np.asarray(view_point.agent_state.position, dtype=np.float64)
             yaw = quaternion_to_yaw(np.asarray(view_point.agent_state.rotation))
             pose = camera_pose(position, yaw, height=camera_height_m)

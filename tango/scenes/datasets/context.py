@@ -13,12 +13,8 @@ import moderngl
 import numpy as np
 
 from tango.scenes.datasets.facts import Neighbours, find_neighbours
-from tango.scenes.datasets.viewpoints import (
-    ObjectView,
-    ViewPointConfig,
-    find_view_points,
-    make_visibility_renderer,
-)
+from tango.scenes.datasets.viewpoints import ObjectView, ViewPointConfig, find_view_points
+from tango.scenes.datasets.visibility import VisibilityRenderer
 from tango.sim.navgrid import NavGrid
 from tango.sim.scene import SceneAnnotations, SceneObject, load_scene
 
@@ -89,7 +85,6 @@ def build_scene_context(
     glb_path: Path,
     scene_file: str,
     config: ViewPointConfig,
-    rng: np.random.Generator,
     ctx: moderngl.Context | None = None,
 ) -> SceneContext:
     """Load the scene, build its navigability grid and find the view points of every annotated instance."""
@@ -97,11 +92,11 @@ def build_scene_context(
     annotations = scene.annotations
     assert annotations is not None
     grid = NavGrid.from_scene(scene.mesh, floor_y=annotations.floor_y)
-    renderer = make_visibility_renderer(scene.mesh, config, ctx)
+    renderer = VisibilityRenderer(scene.mesh, config.width, config.height, config.hfov_deg, grid.floor_y, ctx)
     try:
         views = {}
         for obj in annotations.objects:
-            found = find_view_points(grid, renderer, obj, config, rng)
+            found = find_view_points(grid, renderer, obj, config)
             if found:
                 views[obj.id] = found
     finally:

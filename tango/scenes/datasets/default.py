@@ -1,7 +1,7 @@
 """The default synthetic dataset: generated on first use into a cache folder, reused after.
 
 The cache root is `cache_dir`, else `$TANGO_CACHE`, else `~/.cache/tango`; the dataset lives in
-`{root}/synthetic-v1`. It is reused when its dataset.json stamp matches the default configuration and the generator code
+`{root}/synthetic-v2`. It is reused when its dataset.json stamp matches the default configuration and the generator code
 version (a hash of the sources that decide the content), and
 regenerated (atomically, replacing the old folder only once the new one is complete) otherwise. A lock
 file beside it lets concurrent first uses (e.g. several evaluation workers) generate it once.
@@ -20,7 +20,7 @@ from tango.scenes.datasets.generate import DatasetConfig, generate_dataset, gene
 
 LOG = logging.getLogger(__name__)
 
-DEFAULT_NAME = "synthetic-v1"
+DEFAULT_NAME = "synthetic-v2"
 DEFAULT_CONFIG = DatasetConfig(num_scenes=10, seed=0)
 
 

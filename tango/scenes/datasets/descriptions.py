@@ -1,12 +1,17 @@
 """GOAT description goals: a sentence from an instance's attributes, room and nearby objects that fits no
-other instance of its category in the scene.
+other instance of its category in the scene, worded from a paraphrase pool (wording.py); the facts it states
+are kept apart (`DescriptionFacts.as_dict`) for evaluation code.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
 
 from tango.scenes.datasets.facts import Neighbours, material_adjective, readable, room_name
+from tango.scenes.datasets.wording import description_text
 from tango.sim.scene import SceneAnnotations, SceneObject
 
 ATTRIBUTE_ORDER = ("size", "color", "material")
@@ -30,19 +35,24 @@ class DescriptionFacts:
             and set(self.near) <= neighbours.categories(obj)
         )
 
-    def text(self) -> str:
-        """The description as an English noun phrase."""
+    def text(self, pool: str, rng: np.random.Generator) -> str:
+        """The description as an English noun phrase worded from the pool ("train" or "heldout")."""
         words = [
             material_adjective(self.attributes[k]) if k == "material" else readable(self.attributes[k])
             for k in ATTRIBUTE_ORDER
             if k in self.attributes
         ]
-        phrase = " ".join(["the", *words, readable(self.category)])
-        if self.room:
-            phrase += f" in the {self.room}"
-        if self.near:
-            phrase += ", next to " + " and ".join(f"the {readable(c)}" for c in self.near)
-        return phrase
+        thing = " ".join([*words, readable(self.category)])
+        return description_text(thing, self.room, [readable(c) for c in self.near], pool, rng)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The stated facts as JSON: category, attributes, room type and nearby categories."""
+        return {
+            "category": self.category,
+            "attributes": dict(self.attributes),
+            "room": self.room,
+            "near": list(self.near),
+        }
 
 
 def _candidate_facts(obj: SceneObject, neighbours: Neighbours) -> list[DescriptionFacts]:
@@ -72,9 +82,3 @@ def unique_facts(
         if not any(facts.fits(o, neighbours) for o in rivals):
             return facts
     return None
-
-
-def describe(obj: SceneObject, annotations: SceneAnnotations, neighbours: Neighbours) -> str | None:
-    """A unique description of the instance (GOAT lang_desc), or None when the facts cannot single it out."""
-    facts = unique_facts(obj, annotations, neighbours)
-    return None if facts is None else facts.text()

@@ -9,7 +9,9 @@ relative to scenes/, so habitat-lab's `dataset.scenes_dir` is `OUT/scenes`):
     objectnav/val/val.json.gz, content/apt_000.json.gz
     ovon/val_unseen/val_unseen.json.gz, content/apt_000.json.gz
     goat/val_unseen/val_unseen.json.gz, content/apt_000.json.gz
-    openeqa/open-eqa-v0.json, openeqa/episode_starts.json
+      (goat/val_unseen/description_facts.json: what each lang_desc states, for evaluation code)
+    openeqa/open-eqa-v0.json (held-out wording), open-eqa-train.json (training wording),
+      episode_starts.json, question_facts.json (ours: start poses; what each question asks)
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from tango.scenes.datasets.context import SceneContext, build_scene_context
 from tango.scenes.datasets.records import write_json, write_json_gz
 from tango.scenes.datasets.viewpoints import ViewPointConfig
 from tango.sim.render import create_gl_context
+from tango.tasks import goat as goat_loader
+from tango.tasks import openeqa as openeqa_loader
 
 LOG = logging.getLogger(__name__)
 
@@ -135,19 +139,17 @@ def _write_dataset(root: Path, config: DatasetConfig, scene_writer: SceneWriter)
     scenes_dir = root / "scenes"
     scenes_dir.mkdir(parents=True)
     counts = {"objectnav": 0, "ovon": 0, "goat": 0, "goat_subtasks": 0, "openeqa": 0}
-    questions: list[dict[str, Any]] = []
-    starts: dict[str, dict[str, Any]] = {}
+    text = _TextRecords(openeqa.SceneQuestions({"heldout": [], "train": []}, {}, {}), {})
     scene_ids = []
     gl = create_gl_context()
     try:
         for index in range(config.num_scenes):
             scene_id = f"apt_{index:03d}"
             scene_writer(scenes_dir, scene_id, scene_seed(config.seed, index))
-            rng = np.random.default_rng([config.seed, index, 0])
             ctx = build_scene_context(
-                scenes_dir / f"{scene_id}.glb", f"{scene_id}.glb", config.view_points, rng, gl
+                scenes_dir / f"{scene_id}.glb", f"{scene_id}.glb", config.view_points, gl
             )
-            _write_scene(root, ctx, config, index, counts, questions, starts)
+            _write_scene(root, ctx, config, index, counts, text)
             scene_ids.append(scene_id)
     finally:
         gl.release()
@@ -156,9 +158,13 @@ def _write_dataset(root: Path, config: DatasetConfig, scene_writer: SceneWriter)
     )
     write_json_gz(root / "ovon" / ovon.SPLIT / f"{ovon.SPLIT}.json.gz", ovon.split_header())
     write_json_gz(root / "goat" / goat.SPLIT / f"{goat.SPLIT}.json.gz", goat.split_header())
-    write_json(root / "openeqa" / openeqa.QUESTIONS_FILE, questions)
-    write_json(root / "openeqa" / "episode_starts.json", starts)
-    counts["openeqa"] = len(questions)
+    write_json(root / "goat" / goat.SPLIT / goat_loader.FACTS_FILE, text.descriptions)
+    questions = text.questions
+    write_json(root / "openeqa" / openeqa.QUESTIONS_FILE, questions.records["heldout"])
+    write_json(root / "openeqa" / openeqa.TRAIN_QUESTIONS_FILE, questions.records["train"])
+    write_json(root / "openeqa" / openeqa_loader.STARTS_FILE, questions.starts)
+    write_json(root / "openeqa" / openeqa_loader.FACTS_FILE, questions.facts)
+    counts["openeqa"] = len(questions.records["heldout"])
     stamp = {
         "format": FORMAT,
         "generator_version": generator_version(),
@@ -173,16 +179,23 @@ def _write_dataset(root: Path, config: DatasetConfig, scene_writer: SceneWriter)
     return stamp
 
 
+@dataclass
+class _TextRecords:
+    """What the scenes add to the dataset-wide files: OpenEQA questions and GOAT description facts."""
+
+    questions: openeqa.SceneQuestions
+    descriptions: dict[str, dict[str, Any]]
+
+
 def _write_scene(
     root: Path,
     ctx: SceneContext,
     config: DatasetConfig,
     index: int,
     counts: dict[str, int],
-    questions: list[dict[str, Any]],
-    starts: dict[str, dict[str, Any]],
+    text: _TextRecords,
 ) -> None:
-    """Write the content files of one scene and collect its OpenEQA questions."""
+    """Write the content files of one scene and collect its OpenEQA questions and description facts."""
     seed = config.seed
     content = f"content/{ctx.scene_id}.json.gz"
     data = objectnav.scene_content(
@@ -193,18 +206,21 @@ def _write_scene(
     data = ovon.scene_content(ctx, np.random.default_rng([seed, index, 2]), config.ovon, counts["ovon"])
     write_json_gz(root / "ovon" / ovon.SPLIT / content, data)
     counts["ovon"] += len(data["episodes"])
-    pixels = config.view_points.width * config.view_points.height
-    data = goat.scene_content(
-        ctx, np.random.default_rng([seed, index, 3]), config.goat, counts["goat"], pixels
+    goat_rngs = (np.random.default_rng([seed, index, 3]), np.random.default_rng([seed, index, 5]))
+    data, facts = goat.scene_content(
+        ctx, goat_rngs, config.goat, counts["goat"], config.view_points.frame_pixels
     )
     write_json_gz(root / "goat" / goat.SPLIT / content, data)
+    text.descriptions.update(facts)
     counts["goat"] += len(data["episodes"])
     counts["goat_subtasks"] += sum(len(e["tasks"]) for e in data["episodes"])
-    records, scene_starts = openeqa.scene_questions_json(
+    scene = openeqa.scene_questions_json(
         ctx,
-        np.random.default_rng([seed, index, 4]),
+        tuple(np.random.default_rng([seed, index, stream]) for stream in (4, 6, 7)),
         config.openeqa,
         index * config.openeqa.histories_per_scene,
     )
-    questions.extend(records)
-    starts.update(scene_starts)
+    for pool, records in scene.records.items():
+        text.questions.records[pool].extend(records)
+    text.questions.starts.update(scene.starts)
+    text.questions.facts.update(scene.facts)

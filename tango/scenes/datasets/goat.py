@@ -1,7 +1,9 @@
 """GOAT-Bench files for synthetic scenes: 5-10 subtask episodes mixing object, description and image goals.
 
-Description goals (lang_desc) are written from the instance's attributes, room and nearby objects and are
-unique among the instances of its category; image goals are the camera of a render from one of the
+Description goals (lang_desc) are written from the instance's attributes, room and nearby objects, are
+unique among the instances of its category, and are worded from the `wording` paraphrase pool (held-out for
+the evaluation split); the facts each states go to `description_facts.json` beside the split file (ours, for
+evaluation code), keyed "{scene}_{object_id}" as GOAT-Bench keys its instances. Image goals are the camera of a render from one of the
 instance's view points: `position` is the camera position (floor position plus camera height), with the
 rotation, hfov and image_dimensions [height, width] of the render, as GOAT stores them.
 """
@@ -14,11 +16,12 @@ from typing import Any
 import numpy as np
 
 from tango.scenes.datasets.context import SceneContext
-from tango.scenes.datasets.descriptions import describe
+from tango.scenes.datasets.descriptions import unique_facts
 from tango.scenes.datasets.records import goal_json, round_list, start_json
-from tango.scenes.datasets.viewpoints import ObjectView
+from tango.scenes.datasets.viewpoints import ObjectView, footprint_distance
 from tango.sim.scene import SceneObject
 from tango.tasks.episodes import goals_key
+from tango.tasks.goat import instance_key
 
 SPLIT = "val_unseen"
 
@@ -33,9 +36,12 @@ class GoatConfig:
     min_geodesic_m: float = 1.0
     image_goals_per_object: int = 2
     min_image_coverage: float = 0.02
+    min_image_separation_m: float = 0.5
+    min_image_distance_m: float = 0.5
     image_hfov_deg: float = 79.0
     image_size: int = 256
     camera_height_m: float = 0.88
+    wording: str = "heldout"
 
 
 def split_header() -> dict[str, Any]:
@@ -55,36 +61,59 @@ def image_goal_json(view: ObjectView, config: GoatConfig, render_pixels: int) ->
     }
 
 
-def _image_views(views: list[ObjectView], config: GoatConfig, render_pixels: int) -> list[ObjectView]:
-    """The best-IoU view points where the instance fills enough of the frame to make a useful goal image."""
-    framed = [v for v in views if v.pixels >= config.min_image_coverage * render_pixels]
-    return framed[: config.image_goals_per_object]
+def _image_views(
+    obj: SceneObject, views: list[ObjectView], config: GoatConfig, render_pixels: int
+) -> list[ObjectView]:
+    """The best-IoU view points at least `min_image_distance_m` from the object (a picture with some of its
+    surroundings, not a close-up of a surface) where it fills enough of the frame to make a useful goal image,
+    at least `min_image_separation_m` apart (neighbouring grid view points would give the same picture)."""
+    chosen: list[ObjectView] = []
+    for view in views:
+        if len(chosen) == config.image_goals_per_object:
+            break
+        x, _, z = view.position
+        distance = float(footprint_distance(obj, np.array([x]), np.array([z]))[0])
+        far = all(
+            np.hypot(x - c.position[0], z - c.position[2]) >= config.min_image_separation_m for c in chosen
+        )
+        framed = view.pixels >= config.min_image_coverage * render_pixels
+        if far and framed and distance >= config.min_image_distance_m:
+            chosen.append(view)
+    return chosen
 
 
-def goat_goals(ctx: SceneContext, config: GoatConfig, render_pixels: int) -> dict[str, list[dict[str, Any]]]:
-    """goals["{scene file}_{category}"]: every instance with view points, image goals and lang_desc."""
-    return {
-        goals_key(ctx.scene_file, category): [
-            {
-                **goal_json(ctx, obj, category),
-                "children_object_categories": [],
-                "image_goals": [
-                    image_goal_json(v, config, render_pixels)
-                    for v in _image_views(ctx.views[obj.id], config, render_pixels)
-                ],
-                "lang_desc": describe(obj, ctx.annotations, ctx.neighbours),
-            }
-            for obj in ctx.goal_objects(category)
-        ]
-        for category in ctx.categories()
-    }
+def goat_goals(
+    ctx: SceneContext, config: GoatConfig, render_pixels: int, rng: np.random.Generator
+) -> tuple[dict[str, list[dict[str, Any]]], dict[str, dict[str, Any]]]:
+    """goals["{scene file}_{category}"] (every instance with view points, image goals and lang_desc) and the
+    facts each lang_desc states, by instance key."""
+    goals: dict[str, list[dict[str, Any]]] = {}
+    facts: dict[str, dict[str, Any]] = {}
+    for category in ctx.categories():
+        entries = []
+        for obj in ctx.goal_objects(category):
+            stated = unique_facts(obj, ctx.annotations, ctx.neighbours)
+            if stated is not None:
+                facts[instance_key(ctx.scene_file, obj.id)] = stated.as_dict()
+            images = _image_views(obj, ctx.views[obj.id], config, render_pixels)
+            entries.append(
+                {
+                    **goal_json(ctx, obj, category),
+                    "children_object_categories": [],
+                    "image_goals": [image_goal_json(v, config, render_pixels) for v in images],
+                    "lang_desc": None if stated is None else stated.text(config.wording, rng),
+                }
+            )
+        goals[goals_key(ctx.scene_file, category)] = entries
+    return goals, facts
 
 
 def _subtasks(
     ctx: SceneContext, goals: dict[str, list[dict[str, Any]]], rng: np.random.Generator, count: int
 ) -> list[list[Any]]:
     """`count` subtasks covering every available goal type in random order, never the same instance twice in a
-    row."""
+    row; object subtasks carry no instance id (null), as the published files: any instance of the category is a
+    goal."""
     by_id = {g["object_id"]: g for entries in goals.values() for g in entries}
     pools: dict[str, list[SceneObject]] = {
         "object": ctx.goal_objects(),
@@ -99,7 +128,7 @@ def _subtasks(
     for goal_type in sequence:
         pool = [o for o in pools[goal_type] if o.id != previous] or pools[goal_type]
         obj = pool[int(rng.integers(len(pool)))]
-        task: list[Any] = [obj.category, goal_type, obj.id]
+        task: list[Any] = [obj.category, goal_type, None if goal_type == "object" else obj.id]
         if goal_type == "image":
             task.append(int(rng.integers(len(by_id[obj.id]["image_goals"]))))
         tasks.append(task)
@@ -108,10 +137,16 @@ def _subtasks(
 
 
 def scene_content(
-    ctx: SceneContext, rng: np.random.Generator, config: GoatConfig, first_id: int, render_pixels: int
-) -> dict[str, Any]:
-    """The content file of one scene: GOAT episodes and their goals."""
-    goals = goat_goals(ctx, config, render_pixels)
+    ctx: SceneContext,
+    rngs: tuple[np.random.Generator, np.random.Generator],
+    config: GoatConfig,
+    first_id: int,
+    render_pixels: int,
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The content file of one scene (GOAT episodes and their goals) and its description facts; `rngs` are the
+    (episode, wording) streams."""
+    rng, wording_rng = rngs
+    goals, facts = goat_goals(ctx, config, render_pixels, wording_rng)
     episodes: list[dict[str, Any]] = []
     for _ in range(config.episodes_per_scene if goals else 0):
         count = int(rng.integers(config.min_subtasks, config.max_subtasks + 1))
@@ -133,4 +168,4 @@ def scene_content(
                 "tasks": tasks,
             }
         )
-    return {"episodes": episodes, "goals": goals}
+    return {"episodes": episodes, "goals": goals}, facts

@@ -1,23 +1,28 @@
 """OpenEQA-style questions in the seven published categories, each answered from the scene annotation.
 
 Every generator below only asks what the annotation settles (the category, colour, material, room, what
-stands next to or on an object) and only about objects the wording singles out.
+stands next to or on an object) and only about objects the facts single out. A question is its structured
+facts (what is asked, never the answer; `QuestionFacts`), the reference answer, and the ids of the objects the
+answer rests on; its wording is chosen later from a paraphrase pool (wording.py), so the text is not a fixed
+template that could be inverted.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from tango.scenes.datasets.facts import Neighbours, footprint_gap, material_adjective, readable, room_name
+from tango.scenes.datasets.wording import KNOWLEDGE
 from tango.sim.scene import SceneAnnotations, SceneObject
 
 SUPPORT_TOLERANCE_M = 0.06
 TIE_MARGIN_M = 0.25
 SURFACES = ("table", "desk", "counter", "coffee table", "nightstand", "tv stand", "cabinet", "bed")
-USES = {
+USES = {  # category -> what it is for, as the question says it
     "bed": "take a nap",
     "oven": "bake a cake",
     "refrigerator": "keep drinks cold",
@@ -35,28 +40,18 @@ USES = {
     "trash can": "throw away some rubbish",
     "couch": "lie down and watch TV",
 }
-KNOWLEDGE = {
-    "refrigerator": "Which appliance here would keep milk from going sour?",
-    "microwave": "Which appliance here heats food using electromagnetic waves?",
-    "oven": "Where would I roast a chicken in this home?",
-    "plant": "What in this home needs sunlight and water to grow?",
-    "clock": "What here would tell me if I am late for an appointment?",
-    "washing machine": "Which appliance here spins while it cleans?",
-    "bathtub": "What could I fill with warm water to soak in?",
-    "laptop": "What here could I use to send an email?",
-    "tv": "What here could I use to watch a football match?",
-    "bookshelf": "Where in this home would a dictionary most likely be kept?",
-}
 
 
 @dataclass(frozen=True)
 class Question:
-    """One question with its reference answer from the annotation (and accepted alternatives)."""
+    """One question: the OpenEQA category, what it asks (`facts`, JSON-able, never the answer), the reference
+    answer from the annotation with accepted alternatives, and the ids of the objects the answer rests on."""
 
-    question: str
-    answer: str
     category: str
+    facts: dict[str, Any]
+    answer: str
     extra_answers: tuple[str, ...] = ()
+    evidence: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -87,8 +82,13 @@ def _where(obj: SceneObject) -> str:
     return f"the {readable(obj.category)} in the {room_name(obj)}"
 
 
+def _target(obj: SceneObject) -> dict[str, Any]:
+    """How a question names an object: its category and room type (facts, not words)."""
+    return {"category": readable(obj.category), "room": room_name(obj)}
+
+
 def object_recognition(scene: _Scene) -> Iterator[Question]:
-    """'What is the red object next to the bed in the bedroom?' -> the category."""
+    """The {color} object next to the {anchor} in the {room} -> its category."""
     for obj in scene.annotations.objects:
         color, near = obj.attributes.get("color"), scene.neighbours.of(obj)
         if not color or not near or not obj.room:
@@ -103,27 +103,25 @@ def object_recognition(scene: _Scene) -> Iterator[Question]:
             and anchor in scene.neighbours.categories(o)
         ]
         if not rivals:
+            facts = {"kind": "identify", "color": color, "anchor": readable(anchor), "room": room_name(obj)}
             yield Question(
-                f"What is the {color} object next to the {readable(anchor)} in the {room_name(obj)}?",
-                f"a {readable(obj.category)}",
-                "object recognition",
+                "object recognition", facts, f"a {readable(obj.category)}", (), (obj.id, near[0].id)
             )
 
 
 def attribute_recognition(scene: _Scene) -> Iterator[Question]:
-    """'What color is the couch in the living room?' / 'What is the table in the kitchen made of?'"""
+    """The colour or material of an object its category and room single out."""
     for obj in scene.annotations.objects:
         if not obj.room or not scene.unique_in_room(obj):
             continue
-        if "color" in obj.attributes:
-            yield Question(f"What color is {_where(obj)}?", obj.attributes["color"], "attribute recognition")
-        if "material" in obj.attributes:
-            material = obj.attributes["material"]
-            adjective = material_adjective(material)
-            extra = (adjective,) if adjective != material else ()
-            yield Question(
-                f"What material is {_where(obj)} made of?", material, "attribute recognition", extra
-            )
+        for attribute in ("color", "material"):
+            if attribute not in obj.attributes:
+                continue
+            value = obj.attributes[attribute]
+            adjective = material_adjective(value) if attribute == "material" else value
+            facts = {"kind": "attribute", "attribute": attribute, "target": _target(obj)}
+            extra = (adjective,) if adjective != value else ()
+            yield Question("attribute recognition", facts, value, extra, (obj.id,))
 
 
 def object_state_recognition(scene: _Scene) -> Iterator[Question]:
@@ -132,71 +130,69 @@ def object_state_recognition(scene: _Scene) -> Iterator[Question]:
         if not obj.room or not scene.unique_in_room(obj):
             continue
         if "state" in obj.attributes:
-            yield Question(
-                f"What state is {_where(obj)} in?", obj.attributes["state"], "object state recognition"
-            )
+            facts = {"kind": "attribute", "attribute": "state", "target": _target(obj)}
+            yield Question("object state recognition", facts, obj.attributes["state"], (), (obj.id,))
         elif obj.category in SURFACES:
-            items = sorted({readable(o.category) for o in scene.items_on(obj)})
+            on_it = scene.items_on(obj)
+            items = sorted({readable(o.category) for o in on_it})
             if items:
                 answer = "No, there is " + " and ".join(f"a {i}" for i in items) + " on it"
             else:
                 answer = "Yes, nothing is on it"
-            yield Question(f"Is {_where(obj)} clear?", answer, "object state recognition")
+            facts = {"kind": "clear", "target": _target(obj)}
+            yield Question("object state recognition", facts, answer, (), (obj.id, *(o.id for o in on_it)))
 
 
 def object_localization(scene: _Scene) -> Iterator[Question]:
-    """'Where is the bathtub?' for categories with one instance -> its room (and its nearest neighbour)."""
+    """Where a category with one instance is -> its room (and its nearest neighbour)."""
     for obj in scene.annotations.objects:
         if not obj.room or len(scene.instances(obj.category)) != 1:
             continue
         near = scene.neighbours.of(obj)
         extra = (f"next to the {readable(near[0].category)}",) if near else ()
-        yield Question(
-            f"Where is the {readable(obj.category)}?",
-            f"in the {room_name(obj)}",
-            "object localization",
-            extra,
-        )
+        facts = {"kind": "locate", "target": {"category": readable(obj.category)}}
+        yield Question("object localization", facts, f"in the {room_name(obj)}", extra, (obj.id,))
 
 
 def spatial_understanding(scene: _Scene) -> Iterator[Question]:
-    """'What is next to the bed in the bedroom?' -> the nearest other object (near-ties as extra answers)."""
+    """What stands next to an object -> the nearest other object (near-ties as extra answers)."""
     for obj in scene.annotations.objects:
         near = scene.neighbours.of(obj)
         if not obj.room or not near or not scene.unique_in_room(obj):
             continue
         nearest_gap = footprint_gap(obj, near[0])
-        others = tuple(
-            dict.fromkeys(
-                readable(o.category)
-                for o in near[1:]
-                if o.category != near[0].category and footprint_gap(obj, o) <= nearest_gap + TIE_MARGIN_M
-            )
-        )
-        yield Question(
-            f"What is next to {_where(obj)}?",
-            f"a {readable(near[0].category)}",
-            "spatial understanding",
-            others,
-        )
+        ties = [
+            o
+            for o in near[1:]
+            if o.category != near[0].category and footprint_gap(obj, o) <= nearest_gap + TIE_MARGIN_M
+        ]
+        others = tuple(dict.fromkeys(readable(o.category) for o in ties))
+        facts = {"kind": "neighbour", "target": _target(obj)}
+        evidence = (obj.id, near[0].id, *(o.id for o in ties))
+        yield Question("spatial understanding", facts, f"a {readable(near[0].category)}", others, evidence)
+
+
+def _places(scene: _Scene, category: str) -> tuple[list[SceneObject], tuple[str, ...]]:
+    found = [o for o in scene.instances(category) if o.room]
+    return found, tuple(dict.fromkeys(_where(o) for o in found))
 
 
 def functional_reasoning(scene: _Scene) -> Iterator[Question]:
-    """'Where could I take a nap?' -> the objects of the category that serves it, with their rooms."""
+    """Where could I do what a category is for -> the objects of that category, with their rooms."""
     for category, use in USES.items():
-        found = [o for o in scene.instances(category) if o.room]
+        found, places = _places(scene, category)
         if found:
-            places = tuple(dict.fromkeys(_where(o) for o in found))
-            yield Question(f"Where could I {use}?", places[0], "functional reasoning", places[1:])
+            facts = {"kind": "use", "use": use, "category": readable(category)}
+            yield Question("functional reasoning", facts, places[0], places[1:], tuple(o.id for o in found))
 
 
 def world_knowledge(scene: _Scene) -> Iterator[Question]:
     """Questions that need common knowledge to map to an object of the scene, answered with it and its room."""
-    for category, question in KNOWLEDGE.items():
-        found = [o for o in scene.instances(category) if o.room]
+    for category in KNOWLEDGE:
+        found, places = _places(scene, category)
         if found:
-            places = tuple(dict.fromkeys(_where(o) for o in found))
-            yield Question(question, places[0], "world knowledge", places[1:])
+            facts = {"kind": "knowledge", "category": readable(category)}
+            yield Question("world knowledge", facts, places[0], places[1:], tuple(o.id for o in found))
 
 
 GENERATORS: tuple[Callable[[_Scene], Iterator[Question]], ...] = (
@@ -217,7 +213,7 @@ def scene_questions(
     scene = _Scene(annotations, neighbours)
     chosen: list[Question] = []
     for generator in GENERATORS:
-        candidates = list({q.question: q for q in generator(scene)}.values())
+        candidates = list({repr(sorted(q.facts.items())): q for q in generator(scene)}.values())
         order = rng.permutation(len(candidates))
         chosen.extend(candidates[int(i)] for i in order[:per_category])
     return chosen

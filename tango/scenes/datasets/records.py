@@ -70,10 +70,12 @@ def object_goal_episode(
 
 
 def write_json_gz(path: Path, data: Any) -> None:
-    """Write gzip-compressed JSON, creating parent folders."""
+    """Write gzip-compressed JSON, creating parent folders (encoded in one go: json.dumps uses the C encoder,
+    json.dump to a stream does not)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with gzip.open(path, "wt", encoding="utf-8") as fh:
-        json.dump(data, fh, separators=(",", ":"))
+    text = json.dumps(data, separators=(",", ":"))
+    with gzip.open(path, "wt", encoding="utf-8", compresslevel=6) as fh:
+        fh.write(text)
 
 
 def write_json(path: Path, data: Any) -> None:

@@ -1,10 +1,14 @@
-"""View points of object instances: navigable positions within 1 m of the instance from which it is visible.
+"""View points of object instances, laid out like HM3D's: a 0.1 m grid of navigable positions within 1 m of
+the instance, kept where the instance is visible, each with habitat's `iou` visibility score.
 
-Candidates are navigable cells whose distance to the object's bounding-box footprint is at most
-`max_distance_m`, spread over angle and distance bins around the object; each is checked by rendering the
-semantic sensor at low resolution while facing the object's centre, and kept when the instance covers at
-least `min_pixels`. The recorded `iou` is the intersection over union of the instance mask with the
-centred rectangle of half the image size (habitat's ObjectNav view points use an IoU of this kind).
+Candidates are the navigability grid's cells on a lattice of `spacing_m` (every other 5 cm cell: 0.1 m) whose
+floor-plane distance to the object's bounding box is at most `max_distance_m` (the published generator
+measures the same distance from the box, ovon's `_make_object_viewpoints`). Each candidate looks level at the
+object's centre from the camera height and is checked by an instance-id render of its own camera
+(`VisibilityRenderer`, exact pixels at a fraction of a full render's cost); it is kept when the instance covers
+at least `min_pixels`. `iou` is habitat-lab's ObjectViewLocation score: the intersection over union of the
+instance mask with a centred rectangle (here half the image's width and height). View points are listed best
+`iou` first, as the published files list them.
 """
 
 from __future__ import annotations
@@ -12,32 +16,34 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import moderngl
 import numpy as np
-import trimesh
 
+from tango.scenes.datasets.visibility import VisibilityRenderer
 from tango.sim.navgrid import NavGrid
-from tango.sim.render import Renderer
 from tango.sim.scene import SceneObject
 
 
 @dataclass(frozen=True)
 class ViewPointConfig:
-    """How view points are searched and judged."""
+    """How view points are laid out and judged."""
 
     max_distance_m: float = 1.0
-    angle_bins: int = 8
-    distance_bins: int = 2
+    spacing_m: float = 0.1
     min_pixels: int = 12
     width: int = 64
     height: int = 64
     hfov_deg: float = 79.0
     camera_height_m: float = 0.88
 
+    @property
+    def frame_pixels(self) -> int:
+        """Pixels of one visibility frame."""
+        return self.width * self.height
+
 
 @dataclass(frozen=True)
 class ObjectView:
-    """A navigable floor position and heading from which the instance is visible."""
+    """A navigable floor position and heading from which the instance is visible, with its visibility."""
 
     position: tuple[float, float, float]
     yaw: float
@@ -82,30 +88,21 @@ def footprint_distance(obj: SceneObject, x: np.ndarray, z: np.ndarray) -> np.nda
     return np.hypot(dx, dz)
 
 
-def candidate_positions(
-    grid: NavGrid, obj: SceneObject, config: ViewPointConfig, rng: np.random.Generator
-) -> list[np.ndarray]:
-    """At most one random navigable cell per (angle, distance) bin around the object, within reach."""
+def lattice_step(grid: NavGrid, spacing_m: float) -> int:
+    """How many grid cells apart lattice points are (at least 1)."""
+    return max(1, round(spacing_m / grid.resolution))
+
+
+def candidate_positions(grid: NavGrid, obj: SceneObject, config: ViewPointConfig) -> np.ndarray:
+    """(N, 3) floor positions: navigable lattice cells within `max_distance_m` of the object's footprint."""
+    step = lattice_step(grid, config.spacing_m)
     rows, cols = np.nonzero(grid.navigable)
+    on_lattice = (rows % step == 0) & (cols % step == 0)
+    rows, cols = rows[on_lattice], cols[on_lattice]
     xs = grid.origin_xz[0] + (cols + 0.5) * grid.resolution
     zs = grid.origin_xz[1] + (rows + 0.5) * grid.resolution
-    distance = footprint_distance(obj, xs, zs)
-    near = np.nonzero(distance <= config.max_distance_m)[0]
-    if len(near) == 0:
-        return []
-    center = obj.center
-    angle = np.arctan2(zs[near] - center[2], xs[near] - center[0])
-    angle_bin = ((angle + math.pi) / (2 * math.pi) * config.angle_bins).astype(int) % config.angle_bins
-    distance_bin = np.minimum(
-        (distance[near] / config.max_distance_m * config.distance_bins).astype(int), config.distance_bins - 1
-    )
-    bins = angle_bin * config.distance_bins + distance_bin
-    chosen = []
-    for b in np.unique(bins):
-        members = near[bins == b]
-        pick = int(members[rng.integers(len(members))])
-        chosen.append(np.array([xs[pick], grid.floor_y, zs[pick]]))
-    return chosen
+    near = footprint_distance(obj, xs, zs) <= config.max_distance_m
+    return np.stack([xs[near], np.full(int(near.sum()), grid.floor_y), zs[near]], axis=1)
 
 
 def centre_iou(mask: np.ndarray) -> float:
@@ -117,38 +114,19 @@ def centre_iou(mask: np.ndarray) -> float:
     return float(np.logical_and(mask, rect).sum() / union) if union else 0.0
 
 
-def make_visibility_renderer(
-    scene_mesh: trimesh.Scene, config: ViewPointConfig, ctx: moderngl.Context | None = None
-) -> Renderer:
-    """A semantic-only low-resolution renderer for visibility checks (on a shared GL context when given)."""
-    return Renderer(
-        scene_mesh,
-        width=config.width,
-        height=config.height,
-        hfov_deg=config.hfov_deg,
-        sensors=("semantic",),
-        ctx=ctx,
-    )
-
-
-def visible_pixels(
-    renderer: Renderer, obj_id: int, position: np.ndarray, yaw: float, camera_height: float
-) -> np.ndarray:
-    """Boolean mask of the instance's pixels seen from the floor position and yaw."""
-    frame = renderer.render(camera_pose(position, yaw, camera_height))
-    assert frame.semantic is not None
-    return np.asarray(frame.semantic == obj_id)
-
-
 def find_view_points(
-    grid: NavGrid, renderer: Renderer, obj: SceneObject, config: ViewPointConfig, rng: np.random.Generator
+    grid: NavGrid, renderer: VisibilityRenderer, obj: SceneObject, config: ViewPointConfig
 ) -> list[ObjectView]:
     """The checked view points of one instance, best IoU first (empty when none sees it)."""
+    positions = candidate_positions(grid, obj, config)
+    if len(positions) == 0:
+        return []
+    yaws = [yaw_towards(p, obj.center) for p in positions]
+    poses = [camera_pose(p, yaw, config.camera_height_m) for p, yaw in zip(positions, yaws, strict=True)]
     views = []
-    for position in candidate_positions(grid, obj, config, rng):
-        yaw = yaw_towards(position, obj.center)
-        mask = visible_pixels(renderer, obj.id, position, yaw, config.camera_height_m)
+    for position, yaw, mask in zip(positions, yaws, renderer.masks(obj, poses), strict=True):
         pixels = int(mask.sum())
         if pixels >= config.min_pixels:
-            views.append(ObjectView(tuple(float(v) for v in position), yaw, centre_iou(mask), pixels))  # type: ignore[arg-type]
+            point = (float(position[0]), float(position[1]), float(position[2]))
+            views.append(ObjectView(point, yaw, centre_iou(mask), pixels))
     return sorted(views, key=lambda v: -v.iou)

@@ -27,6 +27,7 @@ from tango.sim.habitat_env import sim_config_from_dict
 from tango.sim.scene import annotation_path_for
 from tango.tasks.flow import HabitatFlow, dataset_paths
 from tango.tasks.habitat.episode_run import SimEpisode
+from tango.tasks.habitat_runner import MalformedEpisode
 
 LOG = logging.getLogger(__name__)
 SEMANTIC = "semantic"
@@ -81,6 +82,8 @@ class HabitatRunner:
         self.session.close()
 
     def run(self, spec: EpisodeSpec, ctx: EpisodeContext) -> EpisodeResult:
+        if isinstance(spec.payload, MalformedEpisode):
+            raise spec.payload.problem
         trace = Trace(ctx.trace_path)
         try:
             return self.flow.run(spec, SimEpisode(self, ctx, trace))
