@@ -6,6 +6,9 @@ from tango.llm import ChatClient, LLMConfig
 from tango.programs.generators.cache import ProgramCache
 from tango.programs.generators.config import GeneratorConfig
 from tango.programs.generators.llm import LLMProgramGenerator
+from tango.programs.generators.program_check import ProgramCheck
+
+STOP_SEQUENCES = ("\nQuestion:", "\nProgram:", "\n```\n")
 
 
 def openai_generator(config: GeneratorConfig, cache: ProgramCache | None) -> LLMProgramGenerator:
@@ -20,6 +23,8 @@ def openai_generator(config: GeneratorConfig, cache: ProgramCache | None) -> LLM
             retry_backoff_s=config.retry_backoff_s,
             temperature=config.temperature,
             max_tokens=config.max_tokens,
+            stop=list(STOP_SEQUENCES),
+            seed=config.seed,
         )
     )
     return LLMProgramGenerator(
@@ -31,4 +36,6 @@ def openai_generator(config: GeneratorConfig, cache: ProgramCache | None) -> LLM
         fallback=config.fallback,
         cache=cache,
         prompts_dir=config.prompts_dir or None,
+        check=ProgramCheck() if config.check else None,
+        max_replans=config.max_replans,
     )
