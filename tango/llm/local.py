@@ -22,7 +22,7 @@ LOG = logging.getLogger(__name__)
 
 @dataclass
 class LocalModelConfig:
-    """How the model runs: context size, threads (0: the usable cores), sampling and where to stop."""
+    """How the model runs: context size, threads (0: half the usable cores), sampling and where to stop."""
 
     n_ctx: int = 4096
     n_batch: int = 512
@@ -45,8 +45,12 @@ class CallStats:
     cpu_seconds: float = 0.0
 
 
-def usable_cores() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+def default_threads() -> int:
+    """Half the usable cores (at least one): llama.cpp's threads wait for each other at every layer, and on a
+    busy machine a second thread that is not scheduled costs more than it computes (measured in BENCHMARKS.md:
+    on 2 shared cores, 2 threads spent ~1 s of CPU per generated token, 1 thread 0.08 s)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, cores // 2)
 
 
 def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
@@ -81,7 +85,7 @@ class LocalChatModel:
         params.n_gpu_layers = self.config.gpu_layers
         self.model = llama_cpp.LlamaModel(str(self.path), params)
         self.vocab = self.model.get_vocab()
-        threads = self.config.threads or usable_cores()
+        threads = self.config.threads or default_threads()
         context = llama_cpp.LlamaContextParams()
         context.n_ctx = self.config.n_ctx
         context.n_batch = self.config.n_batch

@@ -16,32 +16,30 @@ from tango.programs import Budget, Interpreter, ProgramError, StopReason, Trace,
 from tests.programs.fake_world import apartment
 
 DATA = json.loads((Path(__file__).parent / "data" / "tango_gpt4omini_replies.json").read_text())
-TANGO_NAMES = set(
-    [
-        "explore_scene",
-        "detect",
-        "navigate_to",
-        "stop_navigation",
-        "map_scene",
-        "is_found",
-        "match",
-        "answer",
-        "look_around",
-        "describe_scene",
-        "segment_scene",
-        "classify_room",
-        "go_downstairs",
-        "go_upstairs",
-        "do_nothing",
-        "count",
-        "select",
-        "eval",
-        "look_up",
-        "look_down",
-        "look_left",
-        "look_right",
-    ]
-)
+TANGO_NAMES = {
+    "explore_scene",
+    "detect",
+    "navigate_to",
+    "stop_navigation",
+    "map_scene",
+    "is_found",
+    "match",
+    "answer",
+    "look_around",
+    "describe_scene",
+    "segment_scene",
+    "classify_room",
+    "go_downstairs",
+    "go_upstairs",
+    "do_nothing",
+    "count",
+    "select",
+    "eval",
+    "look_up",
+    "look_down",
+    "look_left",
+    "look_right",
+}
 BUILTIN_NAMES = {"str", "int", "len", "float", "range", "min", "max", "abs", "round"}
 KNOWN_BROKEN = {"question_202": "name 'corner' is not defined"}
 

@@ -22,7 +22,7 @@ class GeneratorConfig:
 
     `check` runs the pre-run check (targets and questions against the instruction); `max_replans` is how many
     revised programs a failed run may get per (sub)task. For `local`: `model` names a fetched model
-    (python -m tango.llm list), `model_path` overrides the file; `n_ctx`, `threads` (0: all usable cores)
+    (python -m tango.llm list), `model_path` overrides the file; `n_ctx`, `threads` (0: half the usable cores)
     and `seed` set up llama.cpp.
     """
 
