@@ -2,8 +2,9 @@
 
 Real replies wrap the program in markdown fences with any language tag (```python, ```pseudo, ```plaintext
 or none), put prose before or after it, or keep writing: another "Question:" with a program of their own, or
-the examples again. The FIRST program is the answer: the first fenced block, else the text after the first
-"Program:" line, cut at the next "Question:"/"Program:" line, with leading and trailing prose dropped.
+the examples again, or the same program over and over. The FIRST program is the answer: the first fenced
+block, else the text after the first "Program:" line, cut at the next "Question:"/"Program:" line, with leading
+and trailing prose dropped and a program that repeats itself kept once.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def extract_program(reply: str) -> Extracted:
             offset += first_program + 1
     start = next((i for i, line in enumerate(lines) if is_code(line) and not _bare_word(line)), len(lines))
     offset += start
-    lines = _until_next_block(lines[start:])
+    lines = _first_period(_until_next_block(lines[start:]))
     return Extracted(textwrap.dedent("\n".join(lines)).rstrip() + "\n", offset)
 
 
@@ -75,6 +76,29 @@ def _until_next_block(lines: list[str]) -> list[str]:
     while kept and not kept[-1].strip():
         kept.pop()
     return kept
+
+
+def _first_period(lines: list[str]) -> list[str]:
+    """The program once when the model wrote it again and again: the rest repeats the start line by line from
+    a top-level statement, the start holds a block, and there are three copies or the last is cut short (the
+    token limit). Two whole copies stay: a program may mean to search for the same thing twice."""
+    last = len(lines) - 1
+    for period in range(1, len(lines)):
+        if lines[period][:1].isspace() or not lines[period].strip():
+            continue
+        if not any(line.rstrip().endswith(":") for line in lines[:period]):
+            continue
+        if not all(_repeats(lines[j], lines[j - period], j == last) for j in range(period, len(lines))):
+            continue
+        cut_short = lines[last].rstrip() != lines[last - period].rstrip() or len(lines) % period != 0
+        if cut_short or len(lines) // period >= 3:
+            return lines[:period]
+    return lines
+
+
+def _repeats(line: str, original: str, may_be_cut: bool) -> bool:
+    line, original = line.rstrip(), original.rstrip()
+    return line == original or (may_be_cut and original.startswith(line))
 
 
 def _is_continuation(kept: list[str]) -> bool:

@@ -34,9 +34,10 @@ def local_model(config: GeneratorConfig) -> LocalChatModel:
 
 def local_generator(config: GeneratorConfig, cache: ProgramCache | None) -> LLMProgramGenerator:
     backend = local_model(config)
+    fetched = not config.model_path or Path(config.model_path) == model_path(config.model)
     return LLMProgramGenerator(
         "local",
-        config.model,
+        config.model if fetched else backend.name,
         backend,
         program_source="llm",
         max_attempts=config.max_attempts,
