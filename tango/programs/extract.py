@@ -20,7 +20,9 @@ _PROGRAM_LINE = re.compile(r"^\s*(?:#+\s*)?\**Program\**\s*:\s*(.*)$", re.IGNORE
 _QUESTION_LINE = re.compile(r"^\s*(?:#+\s*)?\**(?:Question|Instruction|Task)\**\s*:", re.IGNORECASE)
 _WORDS = re.compile(r"^([A-Za-z][A-Za-z'-]*),? +[A-Za-z]")
 _FIRST_WORD = re.compile(r"^([A-Za-z_]\w*)\b")
-_STATEMENT = re.compile(r"^[A-Za-z_]\w*\s*(?:\(|\[|=(?!=)|[-+*/%]=|,\s*[A-Za-z_]\w*\s*=)|^[(\['\"\d-]")
+_STATEMENT = re.compile(
+    r"^[A-Za-z_]\w*(?:\.\w+)*\s*(?:\(|\[|=(?!=)|[-+*/%]=|,\s*[A-Za-z_]\w*\s*=)|^[(\['\"\d-]"
+)
 _BARE = re.compile(r"^(?:[A-Za-z_]\w*|\d+|'[^']*'|\"[^\"]*\")[.!]?$")
 
 

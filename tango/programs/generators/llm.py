@@ -16,6 +16,7 @@ from tango.llm import ChatResponse, LLMError
 from tango.programs.errors import ProgramError
 from tango.programs.generators.base import ProgramGenerator
 from tango.programs.generators.cache import ProgramCache, cache_key
+from tango.programs.generators.config import GeneratorConfig
 from tango.programs.generators.program_check import ProgramCheck
 from tango.programs.generators.record import Attempt, GenerationRecord
 from tango.programs.generators.replan import REPLAN_REQUEST
@@ -175,3 +176,21 @@ class LLMProgramGenerator(ProgramGenerator):
         record.failure_reason = template.failure_reason
         logger.info("falling back to the template program: %s", reason)
         return record
+
+
+def configured_generator(
+    config: GeneratorConfig, model: str, backend: ChatBackend, cache: ProgramCache | None, source: str = "llm"
+) -> LLMProgramGenerator:
+    """The generator `config.name` over `backend` with the configured repair, fallback, cache, check and replans."""
+    return LLMProgramGenerator(
+        config.name,
+        model,
+        backend,
+        program_source=source,
+        max_attempts=config.max_attempts,
+        fallback=config.fallback,
+        cache=cache,
+        prompts_dir=config.prompts_dir or None,
+        check=ProgramCheck() if config.check else None,
+        max_replans=config.max_replans,
+    )

@@ -10,9 +10,8 @@ from tango.llm.local import LocalChatModel, LocalModelConfig
 from tango.llm.models import model_path
 from tango.programs.generators.cache import ProgramCache
 from tango.programs.generators.config import GeneratorConfig, GeneratorError
-from tango.programs.generators.llm import LLMProgramGenerator
+from tango.programs.generators.llm import LLMProgramGenerator, configured_generator
 from tango.programs.generators.openai_chat import STOP_SEQUENCES
-from tango.programs.generators.program_check import ProgramCheck
 
 _MODELS: dict[tuple[str, str], LocalChatModel] = {}
 
@@ -35,15 +34,4 @@ def local_model(config: GeneratorConfig) -> LocalChatModel:
 def local_generator(config: GeneratorConfig, cache: ProgramCache | None) -> LLMProgramGenerator:
     backend = local_model(config)
     fetched = not config.model_path or Path(config.model_path) == model_path(config.model)
-    return LLMProgramGenerator(
-        "local",
-        config.model if fetched else backend.name,
-        backend,
-        program_source="llm",
-        max_attempts=config.max_attempts,
-        fallback=config.fallback,
-        cache=cache,
-        prompts_dir=config.prompts_dir or None,
-        check=ProgramCheck() if config.check else None,
-        max_replans=config.max_replans,
-    )
+    return configured_generator(config, config.model if fetched else backend.name, backend, cache)

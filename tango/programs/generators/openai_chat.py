@@ -5,8 +5,7 @@ from __future__ import annotations
 from tango.llm import ChatClient, LLMConfig
 from tango.programs.generators.cache import ProgramCache
 from tango.programs.generators.config import GeneratorConfig
-from tango.programs.generators.llm import LLMProgramGenerator
-from tango.programs.generators.program_check import ProgramCheck
+from tango.programs.generators.llm import LLMProgramGenerator, configured_generator
 
 STOP_SEQUENCES = ("\nQuestion:", "\nProgram:", "\n```\n")
 
@@ -27,15 +26,4 @@ def openai_generator(config: GeneratorConfig, cache: ProgramCache | None) -> LLM
             seed=config.seed,
         )
     )
-    return LLMProgramGenerator(
-        "openai",
-        config.model,
-        client,
-        program_source="llm",
-        max_attempts=config.max_attempts,
-        fallback=config.fallback,
-        cache=cache,
-        prompts_dir=config.prompts_dir or None,
-        check=ProgramCheck() if config.check else None,
-        max_replans=config.max_replans,
-    )
+    return configured_generator(config, config.model, client, cache)
