@@ -121,35 +121,28 @@ def summarize_run(path: Path) -> dict[str, Any]:
     for episode in lines:
         generation = episode.get("generation") or {}
         generations.extend(generation.get("subtasks", [generation]))
+    asked = [g for g in generations if g.get("attempts") and g.get("generator") != "template"]
+    firsts = [g["attempts"][0].get("error") or "" for g in asked]
     metric = "normalised_match" if any("normalised_match" in e["metrics"] for e in lines) else "success"
-    replanned = [g for g in generations if g.get("replans")]
+
+    def share(count: int, total: int) -> float | None:
+        return round(count / total, 3) if total else None
+
     return {
         "run": str(path),
         "episodes": len(lines),
         "programs": len(generations),
         metric: sum(e["metrics"].get(metric, 0.0) for e in lines) / max(1, len(lines)),
         "spl": sum(e["metrics"].get("spl", 0.0) for e in lines) / max(1, len(lines)),
-        "sources": {
-            s: sum(g.get("program_source") == s for g in generations) for s in ("llm", "template", "cache")
-        },
-        "fallback_rate": sum(
-            g.get("program_source") == "template" and g.get("generator") != "template" for g in generations
-        )
-        / max(1, len(generations)),
-        "valid_first_try": sum(
-            bool(g.get("attempts"))
-            and not (g["attempts"][0].get("error") or "").startswith(("line", "model"))
-            for g in generations
-        )
-        / max(1, len(generations)),
-        "passed_check_first_try": sum(
-            bool(g.get("attempts")) and g["attempts"][0].get("error") is None for g in generations
-        )
-        / max(1, len(generations)),
-        "check_passed_final": sum(g.get("check_passed", True) for g in generations)
-        / max(1, len(generations)),
+        "sources": {s: sum(g.get("program_source") == s for g in generations) for s in ("llm", "template")},
+        "fallback_rate": share(sum(g.get("program_source") == "template" for g in asked), len(asked)),
+        "valid_first_try": share(
+            sum(not f.startswith(("line", "model", "the program")) for f in firsts), len(asked)
+        ),
+        "right_target_first_try": share(sum(not f for f in firsts), len(asked)),
+        "right_target_after_check": share(sum(g.get("check_passed", True) for g in asked), len(asked)),
         "replans": sum(len(g.get("replans", [])) for g in generations),
-        "programs_replanned": len(replanned),
+        "programs_replanned": sum(bool(g.get("replans")) for g in generations),
         "llm_calls": sum(e.get("llm_calls", 0) for e in lines),
         "tokens": sum(e.get("prompt_tokens", 0) + e.get("completion_tokens", 0) for e in lines),
         "failures": [e.get("failure_reason") for e in lines if e.get("failure_reason")],

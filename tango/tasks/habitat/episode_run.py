@@ -148,18 +148,21 @@ class SimEpisode:
         agent_ctx = self.agent_context
         agent_ctx.trace = self.trace_file
         stops_before = self.agent.stops
-        program, run = record.parsed, None
-        for _ in range(self.runner.generator.max_replans + 1):
+        program = record.parsed
+        replans_left = self.runner.generator.max_replans
+        while True:
             first_event = len(self.trace_file.events)
             run = self.runner.interpreter.run(program, agent_ctx)
             if not stop_when_done and run.value is None and LAST_ANSWER in agent_ctx.shared:
                 run.value = agent_ctx.shared[LAST_ANSWER]
-            revised = self._replan(record, program.source, run, first_event, self.agent.stops > stops_before,
-                                   not stop_when_done)  # fmt: skip
+            if replans_left <= 0:
+                break
+            replans_left -= 1
+            stopped = self.agent.stops > stops_before
+            revised = self._replan(record, program.source, run, first_event, stopped, not stop_when_done)
             if revised is None:
                 break
             program = revised
-        assert run is not None
         if run.ok and self.agent.stops == stops_before and stop_when_done:
             self.agent.stop()
         return run
