@@ -143,3 +143,31 @@ def test_check_raw_prints_one_line_per_reply(tmp_path):
     ok = subprocess.run([sys.executable, "-m", "tango.programs", "check", "--raw", *paths[:3]], capture_output=True,
                         text=True, check=False, timeout=120)  # fmt: skip
     assert ok.returncode == 0
+
+
+LOCAL = json.loads((Path(__file__).parent / "data" / "qwen05_local_replies.json").read_text())["replies"]
+
+
+@pytest.mark.parametrize("item", LOCAL, ids=[f"{r['task']}:{r['instruction']}" for r in LOCAL])
+def test_a_real_local_model_reply_gives_its_first_program_once(item):
+    program = parse(item["reply"])
+    searches = program.source.count("while explore_scene():")
+    assert searches == 1, program.source
+    assert program.source.count("detect(") == item["reply"].split("\nexplore_scene()")[0].count("detect(")
+
+
+def test_the_checks_verdict_on_the_real_copied_example():
+    from tests.programs.test_program_check import CHECK
+
+    copied = next(r for r in LOCAL if r["instruction"] == "Find a toilet." and "chair" in r["reply"])
+    problem = CHECK.problem("objectnav", copied["instruction"], parse(copied["reply"]))
+    assert problem is not None and "'toilet'" in problem
+    right = [
+        r
+        for r in LOCAL
+        if r["task"] == "objectnav" and "chair" not in r["reply"] or r["instruction"] == "Find a chair."
+    ]
+    for item in right:
+        assert CHECK.problem("objectnav", item["instruction"], parse(item["reply"])) is None, item[
+            "instruction"
+        ]
