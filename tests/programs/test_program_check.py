@@ -114,3 +114,13 @@ def test_replan_sends_program_summary_and_failure_and_parses_the_revision():
     request = backend.sent[1][-1]["content"]
     assert "navigate_to could not reach the target" in request and "Question: Find a toilet." in request
     assert backend.sent[1][-2] == {"role": "assistant", "content": record.program}
+
+
+def test_a_label_the_question_does_not_mention_is_caught_without_a_subject_phrase():
+    program = (
+        "explore_scene()\nn = detect('neighbor')\nif is_found(n):\n    return str(count(n))\nreturn '0'\n"
+    )
+    problem = CHECK.problem("openeqa", "What stands beside the bedroom's plant?", parse(program))
+    assert problem is not None and "'neighbor', which the question does not mention" in problem
+    plant = program.replace("neighbor", "plant")
+    assert CHECK.problem("openeqa", "What stands beside the bedroom's plant?", parse(plant)) is None

@@ -107,9 +107,10 @@ class ProgramCheck:
             if not self.same(asked, question, self.question_threshold):
                 return f"the program answers {asked!r} but the question is {question!r}: pass that question to answer()"
         subject = question_subject(question)
-        if subject is None:
-            return None
         for label in labels:
-            if not (_words(label) & _words(question)) and not self.same(label, subject, self.label_threshold):
-                return f"the program searches for {label!r}, which the question does not mention: search for {subject!r}"
+            if not (_words(label) & _words(question)) and not self.same(
+                label, subject or question, self.label_threshold
+            ):
+                hint = f": search for {subject!r}" if subject else ": search for an object the question names"
+                return f"the program searches for {label!r}, which the question does not mention{hint}"
         return None
