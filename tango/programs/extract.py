@@ -19,6 +19,7 @@ _FENCE = re.compile(r"^[ \t]*```[^\n`]*\n(.*?)(?:^[ \t]*```|\Z)", re.DOTALL | re
 _PROGRAM_LINE = re.compile(r"^\s*(?:#+\s*)?\**Program\**\s*:\s*(.*)$", re.IGNORECASE)
 _QUESTION_LINE = re.compile(r"^\s*(?:#+\s*)?\**(?:Question|Instruction|Task)\**\s*:", re.IGNORECASE)
 _WORDS = re.compile(r"^([A-Za-z][A-Za-z'-]*),? +[A-Za-z]")
+_SOFT_KEYWORDS = frozenset({"match", "case"})
 _FIRST_WORD = re.compile(r"^([A-Za-z_]\w*)\b")
 _STATEMENT = re.compile(
     r"^[A-Za-z_]\w*(?:\.\w+)*\s*(?:\(|\[|=(?!=)|[-+*/%]=|,\s*[A-Za-z_]\w*\s*=)|^[(\['\"\d-]"
@@ -119,7 +120,7 @@ def is_code(line: str) -> bool:
     if stripped.startswith("#"):
         return True
     word = _FIRST_WORD.match(stripped)
-    if word is not None and keyword.iskeyword(word.group(1)):
+    if word is not None and (keyword.iskeyword(word.group(1)) or word.group(1) in _SOFT_KEYWORDS):
         return True
     return _STATEMENT.match(stripped) is not None
 
