@@ -2,8 +2,16 @@
 # One-step setup: Debian GL packages (when root), a virtual environment in .venv, and tango
 # installed into it with the pinned, tested versions. Idempotent: a second run with the same
 # pyproject.toml and pins returns in a second.
+# `--llm` also installs the optional local-LLM extra (llama.cpp binding) and fetches the default GGUF model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+WITH_LLM=0
+for arg in "$@"; do
+    case "$arg" in
+        --llm) WITH_LLM=1 ;;
+        *) echo "setup: unknown option $arg (known: --llm)" >&2; exit 2 ;;
+    esac
+done
 
 DEBIAN_PACKAGES=(libegl1 libegl-mesa0 libgl1-mesa-dri libgles2)
 missing=()
@@ -37,4 +45,11 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     .venv/bin/python -m pip install -q -c requirements/pins.txt \
         torch torchvision habitat-lab numpy opencv-python-headless -e ".[dev]"
     echo "$want" > "$stamp"
+fi
+if [ "$WITH_LLM" = 1 ]; then
+    if ! .venv/bin/python -c "import cyllama" 2>/dev/null; then
+        echo "setup: installing the local-LLM extra (tango[llm])"
+        .venv/bin/python -m pip install -q -c requirements/pins.txt -e ".[dev,llm]"
+    fi
+    .venv/bin/python -m tango.llm fetch
 fi

@@ -81,16 +81,29 @@ class HabitatAgentAPI(Protocol):
         """Drive to an object or a world position; True when it ends within reach of it."""
         ...
 
-    def answer(self, question: str) -> str:
-        """Answer a question about what the agent sees and has seen (VQA over the current view / memory)."""
+    def answer(self, question: str, image: GoalImage | None = None) -> str:
+        """Answer a question about what the agent sees and has seen (VQA over the current view / memory), or
+        about `image` when one is given."""
         ...
 
     def classify_room(self) -> str:
         """The room type the agent stands in (e.g. kitchen)."""
         ...
 
-    def look_around(self) -> None:
-        """Turn a full circle in place, updating the maps."""
+    def look_around(self, degrees: int = 360) -> None:
+        """Turn in place by `degrees` (a full circle by default), updating the maps."""
+        ...
+
+    def map_scene(self, label: str) -> None:
+        """Score the value map (and so the exploration frontiers) for `label`."""
+        ...
+
+    def perceived_objects(self) -> list[ObjectHandle]:
+        """Every object the agent has recognised so far in the episode, best first."""
+        ...
+
+    def agent_position(self) -> Position:
+        """Where the agent stands (x, y, z)."""
         ...
 
     def turn_left(self) -> None:

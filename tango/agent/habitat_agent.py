@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -121,15 +122,28 @@ class HabitatAgent:
         distance = planar_distance(self.obs.agent_position, point)
         return bool(distance <= self.settings.reach_distance + self.settings.arrive_tolerance)
 
-    def answer(self, question: str) -> str:
-        return str(self.perception.answerer.answer(self.obs, question))
+    def answer(self, question: str, image: GoalImage | None = None) -> str:
+        obs = self.obs
+        if image is not None and image.pixels.shape == obs.rgb.shape:
+            obs = replace(obs, rgb=image.pixels, semantic=image.semantic)
+        return str(self.perception.answerer.answer(obs, question))
 
     def classify_room(self) -> str:
         return str(self.perception.room.classify(self.obs))
 
-    def look_around(self) -> None:
-        for _ in range(self.settings.scan_turns):
+    def look_around(self, degrees: int = 360) -> None:
+        for _ in range(max(1, round(self.settings.scan_turns * min(degrees, 360) / 360))):
             self._act(TURN_LEFT)
+
+    def map_scene(self, label: str) -> None:
+        self._set_prompt(label)
+
+    def perceived_objects(self) -> list[ObjectHandle]:
+        return self._rank(list(self.remembered.handles.values()))
+
+    def agent_position(self) -> Position:
+        x, y, z = (float(v) for v in self.obs.agent_position)
+        return (x, y, z)
 
     def turn_left(self) -> None:
         self._act("turn_left")

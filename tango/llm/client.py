@@ -38,6 +38,8 @@ class LLMConfig:
     max_backoff_s: float = 30.0
     temperature: float = 0.0
     max_tokens: int = 1024
+    stop: list[str] = field(default_factory=list)
+    seed: int | None = None
     extra_body: dict[str, Any] = field(default_factory=dict)
 
 
@@ -101,12 +103,16 @@ class ChatClient:
 
     def _request(self, messages: list[dict[str, Any]]) -> ChatResponse:
         try:
+            optional: dict[str, Any] = {"stop": self.config.stop} if self.config.stop else {}
+            if self.config.seed is not None:
+                optional["seed"] = self.config.seed
             response = self._client.chat.completions.create(
                 model=self.config.model,
                 messages=messages,  # type: ignore[arg-type]
                 temperature=self.config.temperature,
                 max_tokens=self.config.max_tokens,
                 extra_body=self.config.extra_body or None,
+                **optional,
             )
         except self._openai.APITimeoutError as error:
             raise _Transient(f"timeout after {self.config.timeout_s}s") from error

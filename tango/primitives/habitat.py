@@ -7,6 +7,7 @@ from typing import Any
 from tango.agent.api import GoalImage, ObjectHandle, Position
 from tango.agent.context import AgentContext
 from tango.primitives.registry import define_input, define_toolbox, primitive
+from tango.primitives.rooms import LAST_ANSWER, answer_image, is_room_name, room_handles
 
 TOOLBOX = "habitat"
 
@@ -73,6 +74,8 @@ def explore_scene(ctx: AgentContext) -> bool:
 @primitive
 def detect(ctx: AgentContext, label: str) -> list[ObjectHandle]:
     """Objects of category `label` (open vocabulary, e.g. 'red chair') seen now or on the map, best first."""
+    if is_room_name(label):
+        return room_handles(ctx, label)
     return list(ctx.agent.detect(label))
 
 
@@ -95,9 +98,10 @@ def navigate_to(ctx: AgentContext, target: ObjectHandle | list[ObjectHandle] | l
 
 
 @primitive
-def answer(ctx: AgentContext, question: str) -> str:
+def answer(ctx: AgentContext, question: str, image: Any = None) -> str:
     """Answer a question about what the agent sees now and has seen, as a short text."""
-    return str(ctx.agent.answer(question))
+    ctx.shared[LAST_ANSWER] = text = str(ctx.agent.answer(question, answer_image(image)))
+    return text
 
 
 @primitive
@@ -111,15 +115,17 @@ def match(ctx: AgentContext, goal: GoalImage | str) -> list[ObjectHandle]:
 
 
 @primitive
-def classify_room(ctx: AgentContext) -> str:
+def classify_room(ctx: AgentContext, room_name: str | None = None) -> str | list[ObjectHandle]:
     """The type of the room the agent is in, e.g. 'kitchen', 'bedroom'."""
-    return str(ctx.agent.classify_room())
+    if room_name is None:
+        return str(ctx.agent.classify_room())
+    return room_handles(ctx, room_name)
 
 
 @primitive
-def look_around(ctx: AgentContext) -> None:
-    """Turn a full circle in place to see everything around."""
-    ctx.agent.look_around()
+def look_around(ctx: AgentContext, degrees: int = 360) -> None:
+    """Turn a full circle in place (or `degrees`) to see everything around."""
+    ctx.agent.look_around(degrees)
 
 
 @primitive
@@ -156,3 +162,7 @@ def recall(ctx: AgentContext, target: str) -> list[ObjectHandle]:
 def stop(ctx: AgentContext) -> None:
     """Declare the current goal reached here; it also ends the enclosing explore_scene() search loop."""
     ctx.agent.stop()
+
+
+# TANGO's other primitive names, registered after the ones above so the prompt keeps its order.
+from tango.primitives import tango_compat  # noqa: F401

@@ -40,7 +40,10 @@ class PrimitiveSpec:
     """A registered primitive: the callable (first parameter is the AgentContext) and what the prompt shows.
 
     `explores` marks the search-step primitive (a bare call of it followed by statements becomes a search
-    loop); `ends_search` marks a primitive whose call ends the enclosing search loop (e.g. `stop`).
+    loop); `ends_search` marks a primitive whose call ends the enclosing search loop (e.g. `stop`);
+    `ends_program` one whose call ends the program, its result being the program's return value;
+    `evaluates` one whose string argument the interpreter evaluates in the language's subset (TANGO's
+    `eval`); `compat` one accepted in programs (TANGO's names) but not offered in the prompt.
     """
 
     name: str
@@ -51,6 +54,9 @@ class PrimitiveSpec:
     toolbox: str
     explores: bool = False
     ends_search: bool = False
+    ends_program: bool = False
+    evaluates: bool = False
+    compat: bool = False
 
     @property
     def min_args(self) -> int:
@@ -108,6 +114,7 @@ class Toolbox:
         lines = [
             f"{spec.signature()}\n    {spec.summary()}"
             for spec in sorted(self.primitives.values(), key=_order)
+            if not spec.compat
         ]
         text = "\n".join(lines)
         if self.inputs:
@@ -167,6 +174,9 @@ def build_spec(
     name: str | None = None,
     explores: bool = False,
     ends_search: bool = False,
+    ends_program: bool = False,
+    evaluates: bool = False,
+    compat: bool = False,
 ) -> PrimitiveSpec:
     """Describe `func` as a primitive; its first parameter must be the context (`ctx`)."""
     signature = inspect.signature(func)
@@ -205,6 +215,9 @@ def build_spec(
         toolbox=toolbox,
         explores=explores,
         ends_search=ends_search,
+        ends_program=ends_program,
+        evaluates=evaluates,
+        compat=compat,
     )
 
 
@@ -223,6 +236,9 @@ def primitive(
     name: str | None = None,
     explores: bool = False,
     ends_search: bool = False,
+    ends_program: bool = False,
+    evaluates: bool = False,
+    compat: bool = False,
 ) -> Callable[[F], F]: ...
 
 
@@ -233,6 +249,9 @@ def primitive(
     name: str | None = None,
     explores: bool = False,
     ends_search: bool = False,
+    ends_program: bool = False,
+    evaluates: bool = False,
+    compat: bool = False,
 ) -> Any:
     """Register a function as a program primitive: `@primitive` or `@primitive(toolbox="graphnav")`.
 
@@ -241,7 +260,7 @@ def primitive(
     """
 
     def register(target: Callable[..., Any]) -> Callable[..., Any]:
-        spec = build_spec(target, toolbox, name, explores, ends_search)
+        spec = build_spec(target, toolbox, name, explores, ends_search, ends_program, evaluates, compat)
         REGISTRY.toolbox(toolbox).add(spec)
         return target
 

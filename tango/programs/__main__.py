@@ -1,4 +1,9 @@
-"""Command line: `python -m tango.programs check FILE` and `python -m tango.programs prompt --task goat`."""
+"""Command line: `python -m tango.programs check [--raw] FILE...` and `python -m tango.programs prompt --task goat`.
+
+`check FILE` prints the canonical program (errors on stderr); `check --raw FILE...` reads each file as a model
+reply through the same extraction the generators use and prints one `ok PATH` / `error PATH:LINE: reason` line
+per file; the exit status is 0 only when every file holds a valid program.
+"""
 
 from __future__ import annotations
 
@@ -30,6 +35,24 @@ def _check(path: Path, toolbox: str) -> int:
     return 0
 
 
+def _check_raw(paths: list[Path], toolbox: str) -> int:
+    failed = 0
+    for path in paths:
+        try:
+            parse(path.read_text(encoding="utf-8"), toolbox=toolbox)
+        except OSError as error:
+            print(f"error {path}: cannot read: {error.strerror}")
+        except ProgramError as error:
+            print(f"error {path}:{error.line or 0}: {error.reason}")
+        except RegistryError as error:
+            print(f"error {path}: {error}")
+        else:
+            print(f"ok {path}")
+            continue
+        failed += 1
+    return 1 if failed else 0
+
+
 def _prompt(task: str, instruction: str, prompts_dir: str | None) -> int:
     try:
         prompt = prompt_for_task(task, prompts_dir)
@@ -43,16 +66,21 @@ def _prompt(task: str, instruction: str, prompts_dir: str | None) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tango.programs", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
-    check = commands.add_parser("check", help="parse a program file and print its canonical form")
-    check.add_argument("file", type=Path)
+    check = commands.add_parser("check", help="parse program files (or, with --raw, model replies)")
+    check.add_argument("files", type=Path, nargs="+")
+    check.add_argument(
+        "--raw", action="store_true", help="each file is a model reply: one ok/error line each"
+    )
     check.add_argument("--toolbox", default=DEFAULT_TOOLBOX)
     prompt = commands.add_parser("prompt", help="print the full prompt the LLM would see")
     prompt.add_argument("--task", required=True)
     prompt.add_argument("--instruction", default="<the episode's instruction>")
     prompt.add_argument("--prompts-dir", default=None)
     args = parser.parse_args(argv)
+    if args.command == "check" and args.raw:
+        return _check_raw(args.files, args.toolbox)
     if args.command == "check":
-        return _check(args.file, args.toolbox)
+        return max(_check(path, args.toolbox) for path in args.files)
     return _prompt(args.task, args.instruction, args.prompts_dir)
 
 

@@ -13,7 +13,7 @@ from tango.primitives import PrimitiveSpec, Toolbox, get_toolbox
 from tango.programs.budget import BudgetExhausted
 from tango.programs.builtins import BUILTINS, MAX_SEQUENCE, ValueGuard, ValueLimitError
 from tango.programs.errors import ProgramRuntimeError
-from tango.programs.parser import Program
+from tango.programs.parser import Program, fill_placeholders, parse_expression
 from tango.programs.trace import summarize
 
 if TYPE_CHECKING:
@@ -375,7 +375,7 @@ class _Run:
             )
 
         try:
-            result = spec.func(self.ctx, *args, **kwargs)
+            result = self.evaluate(args, kwargs) if spec.evaluates else spec.func(self.ctx, *args, **kwargs)
         except BudgetExhausted:
             trace_call("<budget exhausted>")
             raise
@@ -384,9 +384,24 @@ class _Run:
             reason = f"{call_text} failed: {type(error).__name__}: {error}"
             raise self.fail(reason, StopReason.PRIMITIVE_ERROR) from None
         trace_call(summarize(result))
+        if spec.ends_program:
+            raise _Return(result)
         if spec.ends_search and self.search_depth > 0:
             raise _SearchDone()
         return self.guarded(lambda: self.guard.check(result))
+
+    def evaluate(self, args: list[Any], kwargs: dict[str, Any]) -> str:
+        """TANGO's `eval(expression)`: the text (with `{name}` placeholders filled from the variables) parsed
+        as one expression of the language, without primitive calls, and evaluated here; the result as text."""
+        text = next(iter([*args, *kwargs.values()]), None)
+        if not isinstance(text, str):
+            raise TypeError(f"eval needs the expression as a string, got {type(text).__name__}")
+        node = parse_expression(fill_placeholders(text, self.variables), self.toolbox, set(self.variables))
+        line = self.line
+        try:
+            return str(self.expr(node))
+        finally:
+            self.line = line
 
 
 def _name_of(node: ast.expr) -> str:

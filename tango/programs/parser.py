@@ -1,6 +1,7 @@
 """Parse program text (as LLMs write it) into a validated Program of the language's Python subset.
 
-Accepts markdown fences, a leading "Program:" line, comments and curly quotes; rejects everything outside
+Accepts whatever `tango.programs.extract.extract_program` takes out of a reply (fences of any language, prose
+around the program, a model that keeps writing: the first program counts), comments and curly quotes; rejects everything outside
 the subset with the line and the reason; turns `explore_scene()` followed by statements into an explicit
 search loop (`while explore_scene(): ...`) so the canonical source shows what runs.
 """
@@ -9,20 +10,17 @@ from __future__ import annotations
 
 import ast
 import re
-import textwrap
 from dataclasses import dataclass
+from typing import Any
 
 from tango.primitives import DEFAULT_TOOLBOX, Toolbox, get_toolbox
 from tango.programs.builtins import BUILTINS, FORBIDDEN_CALLS
 from tango.programs.errors import ProgramError
+from tango.programs.extract import extract_program
 
 MAX_PROGRAM_CHARS = 20_000
 MAX_NESTING = 12
 
-_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\t": "    "})
-_FENCE = re.compile(r"```[ \t]*(?:python|py|python3)?[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL | re.IGNORECASE)
-_PROGRAM_LINE = re.compile(r"^\s*Program\s*:\s*(.*)$", re.IGNORECASE)
-_QUESTION_LINE = re.compile(r"^\s*Question\s*:", re.IGNORECASE)
 
 _BIN_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod)
 _CMP_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn, ast.Is, ast.IsNot)
@@ -79,32 +77,9 @@ class Program:
 
 
 def extract_program_text(text: str) -> tuple[str, int]:
-    """The program part of a model reply and how many lines of the reply precede it."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n").translate(_QUOTES)
-    offset = 0
-    fence = _FENCE.search(text)
-    if fence is not None:
-        offset = text[: fence.start(1)].count("\n")
-        text = fence.group(1)
-    lines = text.split("\n")
-    program_line = None
-    for index, line in enumerate(lines):
-        if _PROGRAM_LINE.match(line):
-            program_line = index
-    if program_line is not None:
-        rest = lines[program_line].split(":", 1)[1].strip()
-        if rest.strip():
-            lines[program_line] = rest
-            offset += program_line
-            lines = lines[program_line:]
-        else:
-            offset += program_line + 1
-            lines = lines[program_line + 1 :]
-    for index, line in enumerate(lines):
-        if _QUESTION_LINE.match(line):
-            lines = lines[:index]
-            break
-    return textwrap.dedent("\n".join(lines)).rstrip() + "\n", offset
+    """The program part of a model reply and how many lines of the reply precede it (see extract_program)."""
+    extracted = extract_program(text)
+    return extracted.text, extracted.offset
 
 
 def parse(text: str, toolbox: str | Toolbox = DEFAULT_TOOLBOX) -> Program:
@@ -122,6 +97,40 @@ def parse(text: str, toolbox: str | Toolbox = DEFAULT_TOOLBOX) -> Program:
     canonical = _syntax_tree(source, 0)
     _Validator(box, 0).check_module(canonical)
     return Program(source=source, tree=canonical, toolbox=box.name)
+
+
+def parse_expression(text: str, toolbox: Toolbox, names: set[str]) -> ast.expr:
+    """One expression of the language over the variables `names`, calling builtins only (no primitives):
+    what TANGO's `eval(expression)` may evaluate. ProgramError when it is anything else."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as error:
+        raise ProgramError(None, f"eval(): {text.strip()!r} is not an expression: {error.msg}") from None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in BUILTINS):
+            raise ProgramError(None, f"eval(): {text.strip()!r} may call only {', '.join(sorted(BUILTINS))}")
+    validator = _Validator(toolbox, 0)
+    validator.assigned = set(names)
+    validator.check_expr(tree.body, 0)
+    return tree.body
+
+
+def fill_placeholders(text: str, variables: dict[str, Any]) -> str:
+    """TANGO's eval texts name variables as `{name}`: inside quotes the value's text, elsewhere its literal."""
+    out, quote = [], ""
+    for index, part in enumerate(re.split(r"\{([A-Za-z]\w*)\}", text)):
+        if index % 2 == 0:
+            for char in part:
+                quote = "" if char == quote else (char if not quote and char in "'\"" else quote)
+            out.append(part)
+        elif part not in variables:
+            out.append("{" + part + "}")
+        else:
+            value = variables[part]
+            out.append(
+                str(value) if quote else repr(value if isinstance(value, (int, float, str)) else str(value))
+            )
+    return "".join(out)
 
 
 def _syntax_tree(text: str, offset: int) -> ast.Module:
@@ -317,7 +326,7 @@ class _Validator:
             raise self.error(node, "only primitives and builtins can be called, by name")
         name = node.func.id
         self.check_name(node, name)
-        if name in FORBIDDEN_CALLS:
+        if name in FORBIDDEN_CALLS and self.box.get(name) is None:
             raise self.error(node, f"calling {name!r} is not allowed")
         for keyword in node.keywords:
             if keyword.arg is None:

@@ -53,13 +53,19 @@ class Prompt:
         return hashlib.sha256((self.system + "\x00" + self.examples_text).encode()).hexdigest()[:16]
 
     def messages(self, instruction: str) -> list[dict[str, Any]]:
-        """Chat messages: system text, then the examples and the new question in the paper's form."""
-        user = f"{self.examples_text}\n\nQuestion: {instruction.strip()}\nProgram:\n"
-        return [{"role": "system", "content": self.system}, {"role": "user", "content": user}]
+        """Chat messages: the system text, each example as a user question and the assistant's program, then
+        the new question. Examples as turns (not one block) keep a chat model from continuing the block with
+        questions of its own, and everything before the last turn is the same for every instruction."""
+        turns: list[dict[str, Any]] = [{"role": "system", "content": self.system}]
+        for example in self.examples:
+            turns.append({"role": "user", "content": f"Question: {example.question}\nProgram:"})
+            turns.append({"role": "assistant", "content": example.program.rstrip() + "\n"})
+        turns.append({"role": "user", "content": f"Question: {instruction.strip()}\nProgram:"})
+        return turns
 
     def text(self, instruction: str) -> str:
-        """The same content as one plain text (for completion models without a chat template)."""
-        return "\n\n".join(str(m["content"]) for m in self.messages(instruction))
+        """The same content as one plain text in the paper's form (for completion models without a chat template)."""
+        return f"{self.system}\n\n{self.examples_text}\n\nQuestion: {instruction.strip()}\nProgram:\n"
 
 
 def toolbox_for_task(task: str) -> str:

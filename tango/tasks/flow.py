@@ -160,7 +160,7 @@ def episode_result(
         generation=record.to_dict(),
         prompt_tokens=record.prompt_tokens,
         completion_tokens=record.completion_tokens,
-        llm_calls=len(record.attempts),
+        llm_calls=record.llm_calls,
     )
 
 

@@ -93,7 +93,7 @@ class FakeWorld:
         self._look()
         return True
 
-    def answer(self, question: str) -> str:
+    def answer(self, question: str, image: GoalImage | None = None) -> str:
         for key, reply in self.answers.items():
             if key in question.lower():
                 return reply
@@ -103,9 +103,18 @@ class FakeWorld:
         nearest = min(self.objects, key=lambda o: math.dist(o.position, self.position), default=None)
         return nearest.room if nearest is not None else "unknown"
 
-    def look_around(self) -> None:
-        self._act("look_around", 12)
+    def look_around(self, degrees: int = 360) -> None:
+        self._act("look_around", max(1, round(12 * min(degrees, 360) / 360)))
         self._look()
+
+    def map_scene(self, label: str) -> None:
+        self.actions.append(f"map_scene:{label}")
+
+    def perceived_objects(self) -> list[ObjectHandle]:
+        return self._handles(list(self.seen))
+
+    def agent_position(self) -> Position:
+        return self.position
 
     def turn_left(self) -> None:
         self._act("turn_left")

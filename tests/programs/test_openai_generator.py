@@ -37,7 +37,12 @@ def test_a_valid_reply_is_parsed_and_recorded(tmp_path):
     assert (record.generator, record.model) == ("openai", "test-model")
     assert (record.prompt_tokens, record.completion_tokens) == (11, 7)
     assert request["model"] == "test-model"
-    assert request["messages"][1]["content"].endswith("Question: Find a bed.\nProgram:\n")
+    assert request["messages"][-1] == {"role": "user", "content": "Question: Find a bed.\nProgram:"}
+    assert (
+        request["messages"][1]["content"].startswith("Question: ")
+        and request["messages"][2]["role"] == "assistant"
+    )
+    assert request["stop"] == ["\nQuestion:", "\nProgram:", "\n```\n"] and request["seed"] == 0
     assert "detect(label: str)" in request["messages"][0]["content"]
 
 

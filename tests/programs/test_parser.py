@@ -89,7 +89,7 @@ return str(round(min(b, 3.5), 1)) + first
     [
         ("x = 1\nimport os\n", 2, "imports are not allowed"),
         ("x = detect('a')\ny = x.label\n", 2, "attribute access"),
-        ("x = 1\n\n\ny = eval('1')\n", 4, "calling 'eval' is not allowed"),
+        ("x = 1\n\n\ny = exec('1')\n", 4, "calling 'exec' is not allowed"),
         ("fly()\n", 1, "unknown primitive 'fly'"),
         ("detect('a', 'b')\n", 1, "detect() takes 1 argument, got 2"),
         ("navigate_to()\n", 1, "navigate_to() takes 1 argument, got 0"),

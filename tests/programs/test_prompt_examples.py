@@ -66,10 +66,14 @@ def test_the_api_section_lists_every_registered_primitive_and_input():
     assert "{api}" not in PROMPT.system
 
 
-def test_messages_end_with_the_question_in_the_paper_form():
+def test_messages_give_each_example_as_a_turn_and_the_question_last():
     messages = PROMPT.messages("Find the bed.")
     assert messages[0]["role"] == "system"
-    assert messages[1]["content"].endswith("Question: Find the bed.\nProgram:\n")
+    assert messages[-1] == {"role": "user", "content": "Question: Find the bed.\nProgram:"}
+    turns = messages[1:-1]
+    assert [m["role"] for m in turns] == ["user", "assistant"] * len(PROMPT.examples)
+    assert turns[1]["content"] == PROMPT.examples[0].program.rstrip() + "\n"
+    assert PROMPT.text("Find the bed.").endswith("Question: Find the bed.\nProgram:\n")
     assert PROMPT.digest == prompt_for_task("objectnav").digest
 
 

@@ -16,7 +16,6 @@ REJECTED = [
     ("import", "import os\nos.system('ls')\n", "imports are not allowed"),
     ("from_import", "from os import system\n", "imports are not allowed"),
     ("dunder_import", "__import__('os')\n", "underscore"),
-    ("eval", "eval('1 + 1')\n", "calling 'eval' is not allowed"),
     ("exec", "exec('x = 1')\n", "calling 'exec' is not allowed"),
     ("open", "open('/tmp/tango_sandbox_probe', 'w')\n", "calling 'open' is not allowed"),
     ("getattr", "getattr(detect, 'x')\n", "calling 'getattr' is not allowed"),
@@ -58,6 +57,23 @@ REJECTED = [
 ]
 
 STOPPED = [
+    (
+        "eval_dunder_import",
+        "x = eval(\"__import__('os')\")\n",
+        StopReason.PRIMITIVE_ERROR,
+        "may call only",
+    ),
+    (
+        "eval_open",
+        "x = eval(\"open('/tmp/tango_sandbox_probe', 'w')\")\n",
+        StopReason.PRIMITIVE_ERROR,
+        "may call only",
+    ),
+    ("eval_attribute", "x = eval(\"''.join\")\n", StopReason.PRIMITIVE_ERROR, "attribute access"),
+    ("eval_primitive_call", 'x = eval("explore_scene()")\n', StopReason.PRIMITIVE_ERROR, "may call only"),
+    ("eval_statement", "x = eval('y = 1')\n", StopReason.PRIMITIVE_ERROR, "not an expression"),
+    ("eval_power_bomb", "x = eval('10 ** 10 ** 10')\n", StopReason.PRIMITIVE_ERROR, "power operator"),
+    ("eval_string_bomb", "x = eval(\"'a' * 1000000000\")\n", StopReason.PRIMITIVE_ERROR, "exceeds the limit"),
     ("while_true", "while True:\n    pass\n", StopReason.LOOP_CAP, "iteration cap"),
     ("huge_for", "for i in range(1000000):\n    pass\n", StopReason.LOOP_CAP, "iteration cap"),
     (

@@ -1,4 +1,4 @@
-"""Configuration of program generation (hydra group `generator`: openai, hf, template, replay)."""
+"""Configuration of program generation (hydra group `generator`: openai, local, hf, template, replay)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from tango.config_utils import dataclass_from_dict
 
-GENERATOR_NAMES = ("openai", "hf", "template", "replay")
+GENERATOR_NAMES = ("openai", "local", "hf", "template", "replay")
 FALLBACKS = ("template", "fail")
 
 
@@ -18,7 +18,13 @@ class GeneratorError(ValueError):
 
 @dataclass
 class GeneratorConfig:
-    """Which generator writes programs, how to reach its model, repair attempts, fallback and cache."""
+    """Which generator writes programs, how to reach its model, repair attempts, fallback and cache.
+
+    `check` runs the pre-run check (targets and questions against the instruction); `max_replans` is how many
+    revised programs a failed run may get per (sub)task. For `local`: `model` names a fetched model
+    (python -m tango.llm list), `model_path` overrides the file; `n_ctx`, `threads` (0: half the usable cores)
+    and `seed` set up llama.cpp.
+    """
 
     name: str = "template"
     model: str = "gpt-4o-mini"
@@ -36,6 +42,11 @@ class GeneratorConfig:
     retry_backoff_s: float = 1.0
     temperature: float = 0.0
     max_tokens: int = 512
+    check: bool = False
+    max_replans: int = 0
+    n_ctx: int = 4096
+    threads: int = 0
+    seed: int = 0
 
     def __post_init__(self) -> None:
         if self.name not in GENERATOR_NAMES:
@@ -46,6 +57,8 @@ class GeneratorConfig:
             raise GeneratorError(
                 f"generator.fallback={self.fallback!r}; expected one of {', '.join(FALLBACKS)}"
             )
+        if self.max_replans < 0:
+            raise GeneratorError(f"generator.max_replans={self.max_replans}; it must be at least 0")
         if self.max_attempts < 1:
             raise GeneratorError(f"generator.max_attempts={self.max_attempts}; it must be at least 1")
 

@@ -10,7 +10,7 @@ from tango.programs.generators.template import TemplateGenerator
 
 
 def make_generator(config: GeneratorConfig) -> ProgramGenerator:
-    """The generator named by `config.name` (openai, hf, template, replay), with its cache when configured."""
+    """The generator named by `config.name` (openai, local, hf, template, replay), with its cache when configured."""
     cache = ProgramCache(config.cache_dir) if config.cache_dir else None
     if config.name == "template":
         return TemplateGenerator()
@@ -22,6 +22,10 @@ def make_generator(config: GeneratorConfig) -> ProgramGenerator:
         from tango.programs.generators.openai_chat import openai_generator
 
         return openai_generator(config, cache)
+    if config.name == "local":
+        from tango.programs.generators.local_llama import local_generator
+
+        return local_generator(config, cache)
     from tango.programs.generators.hf_local import hf_generator
 
     return hf_generator(config, cache)

@@ -8,7 +8,7 @@ from typing import Any
 from tango.llm import ChatResponse
 from tango.programs.generators.cache import ProgramCache
 from tango.programs.generators.config import GeneratorConfig, GeneratorError
-from tango.programs.generators.llm import LLMProgramGenerator
+from tango.programs.generators.llm import LLMProgramGenerator, configured_generator
 
 
 class HFChatBackend:
@@ -66,13 +66,4 @@ def hf_generator(config: GeneratorConfig, cache: ProgramCache | None) -> LLMProg
     if not config.model_path:
         raise GeneratorError("generator.model_path must name a local model directory for generator=hf")
     backend = HFChatBackend(config.model_path, config.max_tokens, config.device)
-    return LLMProgramGenerator(
-        "hf",
-        backend.name,
-        backend,
-        program_source="hf",
-        max_attempts=config.max_attempts,
-        fallback=config.fallback,
-        cache=cache,
-        prompts_dir=config.prompts_dir or None,
-    )
+    return configured_generator(config, backend.name, backend, cache, source="hf")

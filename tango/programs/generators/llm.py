@@ -1,7 +1,9 @@
 """Program generation by a language model with a repair loop, an on-disk cache and a configured fallback.
 
-Each invalid reply is sent back with the parser's error and the model is asked again, up to
-`max_attempts`; then the episode falls back to the template program or fails with the reason.
+Each invalid reply is sent back with the parser's error (or, with a ProgramCheck, the reason the program does
+not fit its instruction) and the model is asked again, up to `max_attempts`; an invalid program then falls back
+to the template program or fails with the reason, while a valid one that still fails the check runs as the
+model wrote it (the record says so). `replan` asks for a revised program after a failed run.
 """
 
 from __future__ import annotations
@@ -14,9 +16,12 @@ from tango.llm import ChatResponse, LLMError
 from tango.programs.errors import ProgramError
 from tango.programs.generators.base import ProgramGenerator
 from tango.programs.generators.cache import ProgramCache, cache_key
+from tango.programs.generators.config import GeneratorConfig
+from tango.programs.generators.program_check import ProgramCheck
 from tango.programs.generators.record import Attempt, GenerationRecord
+from tango.programs.generators.replan import REPLAN_REQUEST
 from tango.programs.generators.template import TemplateGenerator
-from tango.programs.parser import parse
+from tango.programs.parser import Program, parse
 from tango.programs.prompt import Prompt, prompt_for_task
 
 logger = logging.getLogger(__name__)
@@ -25,6 +30,11 @@ REPAIR_REQUEST = (
     "That program is not valid: {error}\n"
     "Write the corrected program only, using only the functions listed and the same language rules.\n"
     "Program:\n"
+)
+CHECK_REQUEST = (
+    "That program does not fit the question: {error}\n"
+    "Write the corrected program only.\n"
+    "Question: {instruction}\nProgram:\n"
 )
 
 
@@ -47,6 +57,8 @@ class LLMProgramGenerator(ProgramGenerator):
         fallback: str = "template",
         cache: ProgramCache | None = None,
         prompts_dir: str | Path | None = None,
+        check: ProgramCheck | None = None,
+        max_replans: int = 0,
     ) -> None:
         self.name = name
         self.model = model
@@ -56,6 +68,8 @@ class LLMProgramGenerator(ProgramGenerator):
         self.fallback = fallback
         self.cache = cache
         self.prompts_dir = prompts_dir
+        self.check = check
+        self.max_replans = max_replans
         self._prompts: dict[str, Prompt] = {}
 
     def prompt(self, task: str) -> Prompt:
@@ -85,8 +99,11 @@ class LLMProgramGenerator(ProgramGenerator):
             return record
         return self._fall_back(record)
 
-    def _ask(self, prompt: Prompt, record: GenerationRecord) -> None:
-        messages = prompt.messages(record.instruction)
+    def _ask(
+        self, prompt: Prompt, record: GenerationRecord, messages: list[dict[str, Any]] | None = None
+    ) -> None:
+        messages = messages or prompt.messages(record.instruction)
+        unchecked: Program | None = None
         for _ in range(self.max_attempts):
             try:
                 response = self.backend.complete(messages)
@@ -110,8 +127,41 @@ class LLMProgramGenerator(ProgramGenerator):
                     {"role": "user", "content": REPAIR_REQUEST.format(error=error)},
                 ]
                 continue
-            record.program, record.parsed = program.source, program
-            return
+            problem = self.check.problem(record.task, record.instruction, program) if self.check else None
+            if problem is None:
+                record.program, record.parsed = program.source, program
+                return
+            attempt.error = f"check: {problem}"
+            record.check_failures.append(problem)
+            unchecked = program
+            messages = [
+                *messages,
+                {"role": "assistant", "content": response.text},
+                {
+                    "role": "user",
+                    "content": CHECK_REQUEST.format(error=problem, instruction=record.instruction),
+                },
+            ]
+        if unchecked is not None and record.program is None:
+            record.program, record.parsed = unchecked.source, unchecked
+            record.check_passed = False
+
+    def replan(
+        self, task: str, record: GenerationRecord, program: str, failure: str, summary: str
+    ) -> GenerationRecord:
+        """A revised program after `program` ran and failed (`failure`, `summary` of its trace); the returned
+        record has no program when the model gave no valid one."""
+        prompt = self.prompt(task)
+        revised = GenerationRecord(task, record.instruction, self.name, self.model, self.program_source, None)
+        revised.prompt_hash = prompt.digest
+        request = REPLAN_REQUEST.format(failure=failure, summary=summary, instruction=record.instruction)
+        messages = [
+            *prompt.messages(record.instruction),
+            {"role": "assistant", "content": program},
+            {"role": "user", "content": request},
+        ]
+        self._ask(prompt, revised, messages)
+        return revised
 
     def _fall_back(self, record: GenerationRecord) -> GenerationRecord:
         last = record.errors[-1] if record.errors else "no reply"
@@ -126,3 +176,21 @@ class LLMProgramGenerator(ProgramGenerator):
         record.failure_reason = template.failure_reason
         logger.info("falling back to the template program: %s", reason)
         return record
+
+
+def configured_generator(
+    config: GeneratorConfig, model: str, backend: ChatBackend, cache: ProgramCache | None, source: str = "llm"
+) -> LLMProgramGenerator:
+    """The generator `config.name` over `backend` with the configured repair, fallback, cache, check and replans."""
+    return LLMProgramGenerator(
+        config.name,
+        model,
+        backend,
+        program_source=source,
+        max_attempts=config.max_attempts,
+        fallback=config.fallback,
+        cache=cache,
+        prompts_dir=config.prompts_dir or None,
+        check=ProgramCheck() if config.check else None,
+        max_replans=config.max_replans,
+    )

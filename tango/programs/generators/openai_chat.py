@@ -5,7 +5,9 @@ from __future__ import annotations
 from tango.llm import ChatClient, LLMConfig
 from tango.programs.generators.cache import ProgramCache
 from tango.programs.generators.config import GeneratorConfig
-from tango.programs.generators.llm import LLMProgramGenerator
+from tango.programs.generators.llm import LLMProgramGenerator, configured_generator
+
+STOP_SEQUENCES = ("\nQuestion:", "\nProgram:", "\n```\n")
 
 
 def openai_generator(config: GeneratorConfig, cache: ProgramCache | None) -> LLMProgramGenerator:
@@ -20,15 +22,8 @@ def openai_generator(config: GeneratorConfig, cache: ProgramCache | None) -> LLM
             retry_backoff_s=config.retry_backoff_s,
             temperature=config.temperature,
             max_tokens=config.max_tokens,
+            stop=list(STOP_SEQUENCES),
+            seed=config.seed,
         )
     )
-    return LLMProgramGenerator(
-        "openai",
-        config.model,
-        client,
-        program_source="llm",
-        max_attempts=config.max_attempts,
-        fallback=config.fallback,
-        cache=cache,
-        prompts_dir=config.prompts_dir or None,
-    )
+    return configured_generator(config, config.model, client, cache)

@@ -24,7 +24,9 @@ class GenerationRecord:
 
     `program_source` is what produced the program (llm, hf, template, replay); `generator` the configured
     generator. Tokens are those spent by this call (0 on a cache hit; the attempts keep the original ones).
-    `program` is None only when generation failed and `failure_reason` says why.
+    `program` is None only when generation failed and `failure_reason` says why. `check_failures` are the
+    pre-run check's reasons (sent back to the model); `check_passed` is False when the program that runs
+    still failed it. `replans` are the revised programs written after failed runs (the first is `program`).
     """
 
     task: str
@@ -42,11 +44,19 @@ class GenerationRecord:
     cached: bool = False
     fallback_reason: str | None = None
     failure_reason: str | None = None
+    check_failures: list[str] = field(default_factory=list)
+    check_passed: bool = True
+    replans: list[dict[str, Any]] = field(default_factory=list)
     parsed: Program | None = field(default=None, repr=False, compare=False)
 
     @property
     def ok(self) -> bool:
         return self.program is not None
+
+    @property
+    def llm_calls(self) -> int:
+        """Model calls of the first program and of every replan."""
+        return len(self.attempts) + sum(len(r.get("attempts", [])) for r in self.replans)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready fields (without the parsed AST)."""

@@ -25,10 +25,13 @@ from tango.perception.build import PerceptionBundle
 from tango.perception.config import PerceptionConfig
 from tango.perception.oracle.ground_truth import GroundTruth
 from tango.perception.oracle.scene import OracleScene
+from tango.primitives.rooms import LAST_ANSWER
 from tango.programs.budget import Budget
+from tango.programs.generators import replan
 from tango.programs.generators.base import ProgramGenerator
 from tango.programs.generators.record import GenerationRecord
 from tango.programs.interpreter import Interpreter, RunResult
+from tango.programs.parser import Program
 from tango.programs.trace import Trace
 from tango.sim.config import EmbeddedSimConfig
 from tango.tasks.episodes import resolve_scene_path
@@ -145,10 +148,47 @@ class SimEpisode:
         agent_ctx = self.agent_context
         agent_ctx.trace = self.trace_file
         stops_before = self.agent.stops
-        run = self.runner.interpreter.run(record.parsed, agent_ctx)
+        program = record.parsed
+        replans_left = self.runner.generator.max_replans
+        while True:
+            first_event = len(self.trace_file.events)
+            run = self.runner.interpreter.run(program, agent_ctx)
+            if not stop_when_done and run.value is None and LAST_ANSWER in agent_ctx.shared:
+                run.value = agent_ctx.shared[LAST_ANSWER]
+            if replans_left <= 0:
+                break
+            replans_left -= 1
+            stopped = self.agent.stops > stops_before
+            revised = self._replan(record, program.source, run, first_event, stopped, not stop_when_done)
+            if revised is None:
+                break
+            program = revised
         if run.ok and self.agent.stops == stops_before and stop_when_done:
             self.agent.stop()
         return run
+
+    def _replan(
+        self,
+        record: GenerationRecord,
+        source: str,
+        run: RunResult,
+        first_event: int,
+        stopped: bool,
+        question: bool,
+    ) -> Program | None:
+        """The revised program when this run failed by its own evidence and steps remain (kept in the record)."""
+        budget = self.agent_context.budget
+        events = self.trace_file.events[first_event:]
+        failure = replan.run_failure(run, events, stopped, question)
+        if failure is None or not replan.can_replan(budget.steps, budget.max_steps):
+            return None
+        summary = replan.trace_summary(events, [h.label for h in self.agent.perceived_objects()])
+        revised = self.runner.generator.replan(self.runner.task.name, record, source, failure, summary)
+        record.replans.append({"failure": failure, "summary": summary, **revised.to_dict()})
+        record.prompt_tokens += revised.prompt_tokens
+        record.completion_tokens += revised.completion_tokens
+        self.trace("replan", failure=failure, program=revised.program, errors=revised.errors)
+        return revised.parsed
 
     def score_stop(
         self, goals: Sequence[Point], start_distance: float, path_offset: float, success_distance: float

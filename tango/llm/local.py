@@ -1,0 +1,156 @@
+"""A GGUF chat model in-process through llama.cpp (the `cyllama` binding, optional extra `tango[llm]`).
+
+Greedy by default (temperature 0; a seeded sampler otherwise), generation ends at the end-of-turn token or at
+the first stop sequence, and the longest common token prefix with the previous call stays in the KV cache:
+the fixed part of the prompt (system text and examples) is evaluated once per process, not once per program.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tango.llm.client import ChatResponse, LLMError
+
+LOG = logging.getLogger(__name__)
+
+
+@dataclass
+class LocalModelConfig:
+    """How the model runs: context size, threads (0: half the usable cores), sampling and where to stop."""
+
+    n_ctx: int = 4096
+    n_batch: int = 512
+    threads: int = 0
+    max_tokens: int = 384
+    temperature: float = 0.0
+    seed: int = 0
+    stop: tuple[str, ...] = ()
+    gpu_layers: int = 0
+
+
+@dataclass
+class CallStats:
+    """What one call cost: prompt tokens, how many of them were reused from the KV cache, seconds, tokens out."""
+
+    prompt_tokens: int = 0
+    reused_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+
+
+def default_threads() -> int:
+    """Half the usable cores (at least one): llama.cpp's threads wait for each other at every layer, and on a
+    busy machine a second thread that is not scheduled costs more than it computes (measured in BENCHMARKS.md:
+    on 2 shared cores, 2 threads spent ~1 s of CPU per generated token, 1 thread 0.08 s)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, cores // 2)
+
+
+def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    """How many leading tokens two sequences share."""
+    count = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        count += 1
+    return count
+
+
+class LocalChatModel:
+    """`complete(messages)` over a GGUF file; one instance per process (it holds the model and its KV cache)."""
+
+    def __init__(self, path: str | Path, config: LocalModelConfig | None = None) -> None:
+        try:
+            from cyllama.llama import llama_cpp
+        except ImportError as error:
+            raise LLMError(
+                "generator=local needs the llama.cpp binding: pip install 'tango[llm]' "
+                "(or bash scripts/setup.sh --llm)"
+            ) from error
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise LLMError(f"model file {self.path} does not exist; run: python -m tango.llm fetch")
+        self.config = config or LocalModelConfig()
+        self._lib = llama_cpp
+        llama_cpp.disable_logging()
+        llama_cpp.ggml_backend_load_all()
+        params = llama_cpp.LlamaModelParams()
+        params.n_gpu_layers = self.config.gpu_layers
+        self.model = llama_cpp.LlamaModel(str(self.path), params)
+        self.vocab = self.model.get_vocab()
+        threads = self.config.threads or default_threads()
+        context = llama_cpp.LlamaContextParams()
+        context.n_ctx = self.config.n_ctx
+        context.n_batch = self.config.n_batch
+        context.n_threads = threads
+        context.n_threads_batch = threads
+        self.ctx = llama_cpp.LlamaContext(self.model, context)
+        self.template = self.model.get_default_chat_template()
+        self.name = self.path.stem
+        self._evaluated: list[int] = []
+        self.last = CallStats()
+
+    def prompt_text(self, messages: list[dict[str, Any]]) -> str:
+        """The messages through the model's own chat template (llama.cpp's built-in template engine)."""
+        chat = [self._lib.LlamaChatMessage(role=str(m["role"]), content=str(m["content"])) for m in messages]
+        return str(self.model.chat_apply_template(self.template, chat, True))
+
+    def complete(self, messages: list[dict[str, Any]]) -> ChatResponse:
+        """Generate one reply; the text stops before the first stop sequence."""
+        wall, cpu = time.perf_counter(), time.process_time()
+        tokens = list(self.vocab.tokenize(self.prompt_text(messages), add_special=True, parse_special=True))
+        room = self.config.n_ctx - len(tokens)
+        if room < 16:
+            raise LLMError(f"prompt of {len(tokens)} tokens does not fit the context of {self.config.n_ctx}")
+        reused = self._prefill(tokens)
+        text, produced = self._generate(len(tokens), min(self.config.max_tokens, room))
+        self.last = CallStats(
+            len(tokens), reused, produced, time.perf_counter() - wall, time.process_time() - cpu
+        )
+        return ChatResponse(text, self.name, len(tokens), produced)
+
+    def _prefill(self, tokens: list[int]) -> int:
+        """Evaluate what the KV cache lacks of `tokens`; returns how many were reused."""
+        keep = min(common_prefix(self._evaluated, tokens), len(tokens) - 1)
+        self.ctx.memory_seq_rm(0, keep, -1)
+        self._evaluated = self._evaluated[:keep]
+        for start in range(keep, len(tokens), self.config.n_batch):
+            batch = tokens[start : start + self.config.n_batch]
+            self.ctx.decode(self._lib.llama_batch_get_one(batch, start))
+            self._evaluated.extend(batch)
+        return keep
+
+    def _sampler(self) -> Any:
+        params = self._lib.LlamaSamplerChainParams()
+        params.no_perf = True
+        sampler = self._lib.LlamaSampler(params)
+        if self.config.temperature <= 0.0:
+            sampler.add_greedy()
+        else:
+            sampler.add_temp(self.config.temperature)
+            sampler.add_dist(self.config.seed)
+        return sampler
+
+    def _generate(self, position: int, limit: int) -> tuple[str, int]:
+        sampler, text, produced = self._sampler(), "", 0
+        stops = self.config.stop
+        for _ in range(limit):
+            token = sampler.sample(self.ctx, -1)
+            if self.vocab.is_eog(token):
+                break
+            produced += 1
+            text += self.vocab.token_to_piece(token, special=False)
+            cut = min((i for i in (text.find(s) for s in stops) if i >= 0), default=-1)
+            if cut >= 0:
+                return text[:cut], produced
+            self.ctx.decode(self._lib.llama_batch_get_one([token], position))
+            self._evaluated.append(token)
+            position += 1
+        return text, produced

@@ -1,0 +1,116 @@
+"""The check before a program runs: does it look for what the instruction asks, and answer what was asked?
+
+A small model often copies an in-context example: asked "Find a toilet." it writes `detect('chair')`. Such a
+program parses and runs, and its mistake is invisible afterwards (it finds a chair and stops). So before it
+runs, the labels it searches for (string arguments of detect/recall/select/segment_scene/map_scene/match) are
+compared with the instruction's goal by the text-similarity model, and the questions it passes to answer()
+with the question asked; the reason of a mismatch goes back to the model like a parse error. The check reads
+only the instruction and the program text.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from tango.primitives.rooms import is_room_name
+from tango.programs.generators.template import QUESTION_TASKS, object_label, question_subject
+from tango.programs.parser import Program
+
+SEARCHES = frozenset({"detect", "recall", "select", "segment_scene", "map_scene", "match"})
+Similarity = Callable[[list[str], list[str]], np.ndarray]
+_THEN = re.compile(r"\s*(?:,\s*)?(?:and\s+)?then\s+", re.IGNORECASE)
+_WORD = re.compile(r"[a-z]+")
+
+
+@dataclass(frozen=True)
+class ProgramFacts:
+    """What a program searches for and asks, read from its syntax tree."""
+
+    labels: tuple[str, ...]
+    questions: tuple[str, ...]
+    matches: tuple[str, ...]
+
+
+def program_facts(program: Program) -> ProgramFacts:
+    labels, questions, matches = [], [], []
+    for node in ast.walk(program.tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args):
+            continue
+        first, name = node.args[0], node.func.id
+        if isinstance(first, ast.Constant) and isinstance(first.value, str):
+            if name in SEARCHES:
+                labels.append(first.value)
+            elif name == "answer":
+                questions.append(first.value)
+        elif name == "match" and isinstance(first, ast.Name):
+            matches.append(first.id)
+    return ProgramFacts(tuple(labels), tuple(questions), tuple(matches))
+
+
+def _words(text: str) -> set[str]:
+    return {w.rstrip("s") for w in _WORD.findall(text.lower())}
+
+
+class ProgramCheck:
+    """`problem(task, instruction, program)`: None when the program fits its instruction, else the reason."""
+
+    def __init__(self, similarity: Similarity | None = None, label_threshold: float = 0.6,
+                 question_threshold: float = 0.75) -> None:  # fmt: skip
+        self._similarity = similarity
+        self.label_threshold = label_threshold
+        self.question_threshold = question_threshold
+
+    def similarity(self, a: list[str], b: list[str]) -> np.ndarray:
+        if self._similarity is None:
+            from tango.perception.models import placement
+            from tango.perception.text_similarity import TextEmbedder
+
+            self._similarity = TextEmbedder("", placement("cpu", half=False)).similarity
+        return self._similarity(a, b)
+
+    def same(self, label: str, goal: str, threshold: float) -> bool:
+        if _words(label) <= _words(goal) or _words(goal) <= _words(label):
+            return True
+        return float(self.similarity([label], [goal])[0, 0]) >= threshold
+
+    def problem(self, task: str, instruction: str, program: Program) -> str | None:
+        facts = program_facts(program)
+        labels = [label for label in facts.labels if not is_room_name(label)]
+        if task in QUESTION_TASKS or instruction.strip().endswith("?"):
+            return self._question_problem(instruction.strip(), labels, facts)
+        goals = [part for part in _THEN.split(instruction.strip()) if part.strip()]
+        for goal in goals:
+            if "goal_image" in goal and "goal_image" not in facts.matches:
+                return "the goal is given as a picture: the program must call match(goal_image)"
+            if "goal_description" in goal and "goal_description" not in facts.matches and not labels:
+                return "the goal is given as a description: the program must call match(goal_description)"
+        objects = [
+            object_label(goal)
+            for goal in goals
+            if "goal_image" not in goal and "goal_description" not in goal
+        ]
+        if objects and not labels and not facts.matches:
+            return f"the program never searches for {objects[0]!r}: call detect({objects[0]!r})"
+        for label in labels:
+            if objects and not any(self.same(label, goal, self.label_threshold) for goal in objects):
+                goal = objects[0]
+                return f"the program searches for {label!r} but the instruction asks for {goal!r}: search for {goal!r}"
+        return None
+
+    def _question_problem(self, question: str, labels: list[str], facts: ProgramFacts) -> str | None:
+        for asked in facts.questions:
+            if not self.same(asked, question, self.question_threshold):
+                return f"the program answers {asked!r} but the question is {question!r}: pass that question to answer()"
+        subject = question_subject(question)
+        for label in labels:
+            if not (_words(label) & _words(question)) and not self.same(
+                label, subject or question, self.label_threshold
+            ):
+                hint = f": search for {subject!r}" if subject else ": search for an object the question names"
+                return f"the program searches for {label!r}, which the question does not mention{hint}"
+        return None
