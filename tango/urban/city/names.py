@@ -52,3 +52,11 @@ LANDMARKS = {
     "clock_tower": "Old Clock Tower",
     "tower": "Harbour Tower",
 }
+
+# how a request names a place of each category ("Take me to a ...")
+CATEGORY_PHRASES = {
+    "bank": "bank", "pharmacy": "pharmacy", "cafe": "cafe", "optician": "optician", "bakery": "bakery",
+    "bookstore": "bookshop", "supermarket": "supermarket", "hardware": "hardware store", "florist": "florist",
+    "art_supplies": "art supply shop", "phone_shop": "mobile phone shop", "clinic": "clinic",
+    "post_office": "post office", "restaurant": "noodle restaurant", "laundry": "laundry", "gym": "gym",
+}
