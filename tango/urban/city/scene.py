@@ -178,13 +178,14 @@ def build_scene(district: District) -> tuple[trimesh.Scene, dict[int, SignEntry]
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         n = np.array([shop.normal[0], 0.0, -shop.normal[1]])
         ground = district.ground(cx + 2 * shop.normal[0], cy + 2 * shop.normal[1]) + CURB
-        awning = Rect(min(cx, cx + 1.2 * shop.normal[0]) - (4.0 if shop.normal[1] else 0.0),
-                      min(cy, cy + 1.2 * shop.normal[1]) - (4.0 if shop.normal[0] else 0.0),
-                      max(cx, cx + 1.2 * shop.normal[0]) + (4.0 if shop.normal[1] else 0.0),
-                      max(cy, cy + 1.2 * shop.normal[1]) + (4.0 if shop.normal[0] else 0.0))
-        scene.add_geometry(_box(awning, ground + 2.9, ground + 3.1, CATEGORIES[shop.category][2]),
+        awning = Rect(min(cx, cx + 0.9 * shop.normal[0]) - (4.0 if shop.normal[1] else 0.0),
+                      min(cy, cy + 0.9 * shop.normal[1]) - (4.0 if shop.normal[0] else 0.0),
+                      max(cx, cx + 0.9 * shop.normal[0]) + (4.0 if shop.normal[1] else 0.0),
+                      max(cy, cy + 0.9 * shop.normal[1]) + (4.0 if shop.normal[0] else 0.0))
+        scene.add_geometry(_box(awning, ground + 2.6, ground + 2.75, CATEGORIES[shop.category][2]),
                            node_name=f"awning_{number}", geom_name=f"awning_{number}")
-        center = np.array([cx, ground + 4.0, -cy]) + n * 0.12
+        # the board sits high enough to be seen over the awning from the shop's entrance, 2 m out
+        center = np.array([cx, ground + 4.4, -cy]) + n * 0.12
         quad = _sign_quad(center, n, 4.0, 0.75, cells[number], atlas)
         instance = number + 1
         scene.add_geometry(quad, node_name=f"obj_{instance}", geom_name=f"sign_{instance}")

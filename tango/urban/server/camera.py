@@ -92,8 +92,10 @@ class FirstPersonCamera:
             _draw_pedestrians(rgb, depth, projector, world)
         return self._light(rgb, depth, world)
 
-    def visible_signs(self, world: World, width: int = 640, height: int = 480) -> list[dict[str, object]]:
-        """Signs and landmark plaques legible in the current view (ground truth from instance ids)."""
+    def visible_signs(self, world: World, width: int = 640, height: int = 480,
+                      min_px: float = LEGIBLE_PX) -> list[dict[str, object]]:
+        """Signs and landmark plaques legible in the current view (ground truth from instance ids): the board is
+        at least `min_px` tall on screen (1.6 times that in rain or darkness)."""
         renderer = self._renderer(width, height)
         renderer.sensors = ("depth", "semantic")
         try:
@@ -101,7 +103,7 @@ class FirstPersonCamera:
         finally:
             renderer.sensors = ("rgb", "depth")
         assert frame.semantic is not None and frame.depth is not None
-        needed = LEGIBLE_PX * (1.6 if WEATHERS[world.weather] > 0 or daylight(world.clock_s, world.weather)
+        needed = min_px * (1.6 if WEATHERS[world.weather] > 0 or daylight(world.clock_s, world.weather)
                                .brightness < 0.5 else 1.0)
         focal = width / 2 / math.tan(math.radians(HFOV_DEG) / 2)
         seen = []

@@ -1,14 +1,16 @@
-"""The stand-in's HTTP server: UrbanGround's endpoints and JSON shapes, loopback only, an optional bearer token,
-every request that touches the world serialised by one lock (as the app serialises mutating actions)."""
+"""The stand-in's HTTP server: UrbanGround's endpoints and JSON shapes, loopback only, an optional bearer token.
+
+Requests are served one at a time on the main thread: that serialises every action (as the app serialises
+mutating actions) and keeps all OpenGL work on the thread that owns the GL context.
+"""
 
 from __future__ import annotations
 
 import ipaddress
 import json
 import logging
-import threading
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
@@ -52,20 +54,17 @@ def _float(query: dict[str, list[str]], name: str, default: float) -> float:
         raise ActionError(f"query parameter {name!r} must be a number") from None
 
 
-class UrbanServer(ThreadingHTTPServer):
-    daemon_threads = True
-
+class UrbanServer(HTTPServer):
     def __init__(self, standin: StandIn, host: str, port: int, token: str = "") -> None:
         check_loopback(host)
         self.standin = standin
         self.token = token
-        self.lock = threading.Lock()
         super().__init__((host, port), _Handler)
 
 
 class _Handler(BaseHTTPRequestHandler):
     server: UrbanServer
-    protocol_version = "HTTP/1.1"
+    protocol_version = "HTTP/1.0"
 
     def log_message(self, format: str, *args: Any) -> None:
         log.debug("%s %s", self.address_string(), format % args)
@@ -112,8 +111,7 @@ class _Handler(BaseHTTPRequestHandler):
         query = parse_qs(url.query)
         try:
             body = self._body() if method == "POST" else None
-            with self.server.lock:
-                self._route(method, url.path.rstrip("/") or "/", query, body)
+            self._route(method, url.path.rstrip("/") or "/", query, body)
         except ActionError as error:
             self._json(HTTPStatus.BAD_REQUEST, {"ok": False, "error": str(error)})
         except Exception as error:  # noqa: BLE001  (a server fault becomes a 500 with its reason, not a dead server)

@@ -277,14 +277,14 @@ def _markers(task: UrbanTask, frame: object) -> list[tuple[str, float, float]]:
 
 
 def _shelter_mask(district: District, raster: CityRaster) -> np.ndarray:
-    """Cells under a shop awning (1.2 m out from the facade, 8 m wide)."""
+    """Cells under a shop awning (0.9 m out from the facade, 8 m wide)."""
     mask = np.zeros(raster.classes.shape, bool)
     for shop in district.shops:
         (x0, y0), (x1, y1) = shop.facade
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         nx, ny = shop.normal
         for along in np.arange(-4.0, 4.01, 0.5):
-            for out in np.arange(0.0, 1.21, 0.5):
+            for out in np.arange(0.0, 0.91, 0.45):
                 east = cx + nx * out + (0.0 if nx else along)
                 north = cy + ny * out + (along if nx else 0.0)
                 row, col = raster.cell(east, north)

@@ -69,7 +69,7 @@ class GenContext:
     def route(self, start: Point, goal: Point, avoid: list[list[Point]] | None = None) -> list[Point]:
         return plan(self.grid, start, goal, avoid or [])
 
-    def visible_signs(self, point: Point, yaw: float) -> list[dict[str, Any]]:
+    def visible_signs(self, point: Point, yaw: float, min_px: float = 10.0) -> list[dict[str, Any]]:
         """Signs legible from a point looking along yaw (the stand-in camera's ground-truth reading)."""
         if self._probe is None:
             from tango.urban.city.scene import build_scene
@@ -80,12 +80,13 @@ class GenContext:
             self._probe = (FirstPersonCamera(scene, signs), World(self.district, self.raster, {}))
         camera, world = self._probe
         world.east, world.north, world.yaw, world.pitch = point[0], point[1], yaw % 360.0, 0.0
-        return camera.visible_signs(world)
+        return camera.visible_signs(world, min_px=min_px)
 
-    def signs_around(self, point: Point, yaw: float) -> dict[str, float]:
-        """Every sign legible in four quarter turns from the point: name -> bearing relative to `yaw`."""
+    def signs_around(self, point: Point, yaw: float, min_px: float = 10.0) -> dict[str, float]:
+        """Every sign legible in four quarter turns from the point: name -> bearing relative to `yaw`.
+        Answers are chosen with a larger `min_px` than the reader's, so they are clearly, not marginally, legible."""
         seen: dict[str, float] = {}
         for turn in (0.0, 90.0, 180.0, 270.0):
-            for sign in self.visible_signs(point, yaw + turn):
+            for sign in self.visible_signs(point, yaw + turn, min_px):
                 seen.setdefault(str(sign["text"]), (turn + float(sign["bearing_deg"])) % 360.0)
         return seen

@@ -125,6 +125,18 @@ def _clock(seconds: float) -> str:
     return f"{minutes // 60 % 24:02d}:{minutes % 60:02d}"
 
 
+def _in_order(ctx: GenContext, legs: list[list[tuple[float, float]]], stops: list[tuple[float, float]]) -> bool:
+    """Whether walking the legs reaches the stops in order without passing a later stop first."""
+    from tango.urban.metrics import Position, schedule_metrics
+    from tango.urban.taskgen.nav import _resample
+
+    frame = ctx.district.frame
+    points = [frame.to_geo(*p) for leg in legs for p in _resample(leg, 2.0)]
+    positions = [Position(lat, lon, k) for k, (lat, lon) in enumerate(points)]
+    geo_stops = [frame.to_geo(*s) for s in stops]
+    return schedule_metrics(positions, geo_stops, [None] * len(stops))["completed_in_order"] == 1.0
+
+
 def schedule_task(ctx: GenContext, number: int) -> tuple[dict[str, Any], Reference] | None:
     """Deadlines leave 25% over walking pace plus a minute per stop from the stated current time."""
     start = ctx.random_sidewalk_point()
@@ -134,6 +146,8 @@ def schedule_task(ctx: GenContext, number: int) -> tuple[dict[str, Any], Referen
     points = [start] + [shop.entrance for shop in shops]
     legs = [ctx.route(a, b) for a, b in zip(points, points[1:])]
     if not all(legs):
+        return None
+    if not _in_order(ctx, legs, [shop.entrance for shop in shops]):
         return None
     now = START_CLOCK_S - 3600 + 60 * int(ctx.rng.integers(0, 120))
     deadlines, elapsed = [], 0.0

@@ -14,6 +14,7 @@ from tango.urban.routes import Point
 from tango.urban.taskgen.context import GenContext, Reference
 
 DIRECTION_OPTIONS = ("In front of you", "To your right", "Behind you", "To your left")
+ANSWER_MIN_PX = 18.0  # an answer's sign is at least this tall from the start (the reader needs 10)
 
 
 def _distractors(ctx: GenContext, start: Point, exclude: set[str], near_field: Any = None) -> list[str]:
@@ -42,8 +43,9 @@ def _qa_json(ctx: GenContext, prefix: str, task_type: int, number: int, start: P
 def landmark_task(ctx: GenContext, number: int) -> tuple[dict[str, Any], Reference] | None:
     start, yaw = ctx.random_sidewalk_point(), float(ctx.rng.uniform(0, 360))
     seen = ctx.signs_around(start, yaw)
+    clear = ctx.signs_around(start, yaw, ANSWER_MIN_PX)
     shops = {s.name for s in ctx.district.shops}
-    visible = sorted(name for name in seen if name in shops)
+    visible = sorted(name for name in clear if name in shops)
     if not visible:
         return None
     correct = visible[int(ctx.rng.integers(len(visible)))]
@@ -54,7 +56,7 @@ def landmark_task(ctx: GenContext, number: int) -> tuple[dict[str, Any], Referen
 
 def orientation_task(ctx: GenContext, number: int) -> tuple[dict[str, Any], Reference] | None:
     start, yaw = ctx.random_sidewalk_point(), float(ctx.rng.uniform(0, 360))
-    seen = ctx.signs_around(start, yaw)
+    seen = ctx.signs_around(start, yaw, ANSWER_MIN_PX)
     shops = {s.name for s in ctx.district.shops}
     candidates = []
     for name, bearing in seen.items():
