@@ -138,9 +138,9 @@ class UrbanClient:
     def task(self) -> dict[str, Any]:
         return self._json("GET", "/task")
 
-    def screenshot(self, width: int = 640, height: int = 480) -> np.ndarray:
-        """The current observation decoded to RGB (HxWx3 uint8)."""
-        raw = self._request("GET", f"/screenshot?width={width}&height={height}")
+    def screenshot(self, width: int = 640, height: int = 480, fmt: str = "jpg") -> np.ndarray:
+        """The current observation decoded to RGB (HxWx3 uint8); `fmt="png"` for exact colours."""
+        raw = self._request("GET", f"/screenshot?width={width}&height={height}&format={fmt}")
         return decode_image(raw)
 
     def act(self, action: dict[str, Any], image: bool = False) -> dict[str, Any]:

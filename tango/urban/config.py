@@ -47,7 +47,6 @@ class UrbanConfig:
     kinds: list[str] = field(default_factory=list)
     agent: str = "program"
     max_steps: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_MAX_STEPS))
-    arrival_radius_m: float = 15.0
     on_time_grace_s: float = 60.0
     width: int = 640
     height: int = 480
@@ -74,8 +73,6 @@ class UrbanConfig:
         missing = sorted(set(BY_PREFIX) - set(self.max_steps))
         if missing:
             raise UrbanConfigError(f"urban.max_steps lacks {missing}")
-        if self.arrival_radius_m <= 0:
-            raise UrbanConfigError("urban.arrival_radius_m must be positive")
 
     def steps_for(self, prefix: str) -> int:
         return int(self.max_steps[prefix])

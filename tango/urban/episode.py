@@ -156,9 +156,9 @@ class UrbanEpisode:
     def yaw(self) -> float:
         return float(self.state.get("yaw", 0.0))
 
-    def observe(self) -> np.ndarray:
+    def observe(self, fmt: str = "jpg") -> np.ndarray:
         """The current screenshot (first-person view, or the map in map mode); not a step."""
-        return self.client.screenshot(self.width, self.height)
+        return self.client.screenshot(self.width, self.height, fmt)
 
     def visible_signs(self) -> list[dict[str, Any]]:
         """Ground-truth sign reading of the current view: only the named `signs` oracle calls this."""

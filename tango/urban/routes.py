@@ -55,8 +55,10 @@ def block_lines(grid: Grid, lines: Sequence[Sequence[Point]], width_m: float = 1
     return grid.walkable & ~blocked
 
 
-def plan(grid: Grid, start: Point, goal: Point, avoid: Sequence[Sequence[Point]] = ()) -> list[Point]:
-    """Waypoints from start to goal on the walkable cells (avoiding the lines); [] when unreachable."""
+def plan(grid: Grid, start: Point, goal: Point, avoid: Sequence[Sequence[Point]] = (),
+         goal_tolerance_m: float = 3.0) -> list[Point]:
+    """Waypoints from start to goal (or the nearest walkable point within `goal_tolerance_m` of it) on the
+    walkable cells, avoiding the lines; [] when unreachable."""
     mask = block_lines(grid, avoid) if avoid else grid.walkable
     margins = [ndimage.binary_erosion(mask, iterations=k) for k in (2, 1)]
     for candidate in (*margins, mask):
@@ -66,7 +68,7 @@ def plan(grid: Grid, start: Point, goal: Point, avoid: Sequence[Sequence[Point]]
         start3 = np.array([start[0], 0.0, -start[1]])
         goal3 = np.array([goal[0], 0.0, -goal[1]])
         path = navgrid.shortest_path(start3, goal3)
-        if path and math.hypot(path[-1][0] - goal[0], -path[-1][2] - goal[1]) < 3.0:
+        if path and math.hypot(path[-1][0] - goal[0], -path[-1][2] - goal[1]) <= goal_tolerance_m:
             points = [(float(p[0]), float(-p[2])) for p in path]
             points[0] = start
             return points

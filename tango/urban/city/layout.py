@@ -274,10 +274,11 @@ def _block_buildings(district: District, i: int, j: int, rng: np.random.Generato
 
 
 def _label_anchor(cx: float, cy: float, normal: tuple[float, float], column: int) -> tuple[float, float]:
-    """5 m inside the facade, nudged 3 m sideways so that two lots' labels on one row do not overlap."""
+    """Inside the facade: 5 m in and 3 m aside for east and west faces; for north and south faces 3.5 m in for
+    the western lot and 7 m for the eastern one, so two lots' labels running towards each other do not touch."""
     if normal[0]:
         return (cx - 5.0 * normal[0], cy - 3.0 * normal[0])
-    return (cx + (3.0 if column else -3.0), cy - 5.0 * normal[1])
+    return (cx + (3.0 if column else -3.0), cy - (7.0 if column else 3.5) * normal[1])
 
 
 def _overlaps(a: Rect, b: Rect) -> bool:

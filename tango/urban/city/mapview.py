@@ -80,17 +80,15 @@ def _in_view(camera: MapCamera, px: float, py: float, margin: float = 0.0) -> bo
     return -margin <= px < camera.width + margin and -margin <= py < camera.height + margin
 
 
-def label_box(shop_normal: tuple[float, float], px: float, py: float, text_width: int) -> tuple[int, int]:
-    """Top-left pixel of a shop label (icon, 2 px, name) kept inside the footprint: it starts at the anchor for
-    a west face, ends there for an east face, and is centred on it for north and south faces."""
-    width = style.ICON_SIZE + 2 + text_width
-    if shop_normal[0] < 0:
-        left = px
-    elif shop_normal[0] > 0:
-        left = px - width
-    else:
-        left = px - width / 2
-    return int(round(left)), int(round(py)) - style.ICON_SIZE // 2
+def label_box(shop_normal: tuple[float, float], column_east: bool, px: float, py: float,
+              text_width: int) -> tuple[int, int, int]:
+    """(icon left, icon top, text left) of a shop label: the category icon is always centred on the anchor and
+    the name runs inward from it (east of the icon for a west face or a western lot, west of it otherwise)."""
+    half = style.ICON_SIZE // 2
+    left, top = int(round(px)) - half, int(round(py)) - half
+    runs_east = shop_normal[0] < 0 or (shop_normal[0] == 0 and not column_east)
+    text_left = left + style.ICON_SIZE + 2 if runs_east else left - 2 - text_width
+    return left, top, text_left
 
 
 def draw_labels(
@@ -106,17 +104,27 @@ def draw_labels(
         if not _in_view(camera, px, py, 120):
             continue
         mask = glyphs(shop.name)
-        left, top = label_box(shop.normal, px, py, mask.width)
+        left, top, text_left = label_box(shop.normal, shop.label_anchor[0] > _lot_middle(district, shop), px, py,
+                                         mask.width)
         draw.rectangle((left, top, left + style.ICON_SIZE - 1, top + style.ICON_SIZE - 1), fill=style.LABEL_INK)
         draw.rectangle((left + 1, top + 1, left + style.ICON_SIZE - 2, top + style.ICON_SIZE - 2),
                        fill=CATEGORIES[shop.category][2])
-        image.paste(style.LABEL_INK, (left + style.ICON_SIZE + 2, top + (style.ICON_SIZE - mask.height) // 2),
-                    mask)
+        image.paste(style.LABEL_INK, (text_left, top + (style.ICON_SIZE - mask.height) // 2), mask)
     for name, (east, north), ink in names:
         px, py = camera.to_pixel(east, north)
         if _in_view(camera, px, py, 80):
             mask = glyphs(name)
             image.paste(ink, (int(px - mask.width / 2), int(py - mask.height / 2)), mask)
+
+
+def _lot_middle(district: District, shop: object) -> float:
+    """The east-west middle of the block a shop is in (a north or south face's label runs towards it)."""
+    from tango.urban.city.layout import Shop
+
+    assert isinstance(shop, Shop)
+    pitch = district.params.pitch
+    column = int(shop.label_anchor[0] // pitch)
+    return column * pitch + pitch / 2
 
 
 def place_names(district: District) -> list[tuple[str, tuple[float, float], tuple[int, int, int]]]:
