@@ -140,12 +140,15 @@ class UrbanBackend:
                     self._read_view(ce, cn)
 
     def _spiral(self, rings: int = 2) -> list[Point]:
+        """View centres outward from here, leaving out views already read (their readings are searched first)."""
         here = self.here
         width = DEFAULT_SPAN_M * 0.9
         height = DEFAULT_SPAN_M * self.episode.height / self.episode.width * 0.9
         cells = [(i, j) for i in range(-rings, rings + 1) for j in range(-rings, rings + 1)]
         cells.sort(key=lambda c: math.hypot(c[0] * width, c[1] * height))
-        return [(here[0] + i * width, here[1] + j * height) for i, j in cells]
+        centres = [(here[0] + i * width, here[1] + j * height) for i, j in cells]
+        return [c for c in centres if self.city.observed_fraction(c[0] - width / 2, c[1] - height / 2,
+                                                                 c[0] + width / 2, c[1] + height / 2) < 0.9]
 
     def locate(self, name: str) -> list[float]:
         """[lat, lon] of a place whose name the map prints (searching views outward from here), or []."""

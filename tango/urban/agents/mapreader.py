@@ -74,7 +74,10 @@ def find_label(reading: MapReading, name: str, threshold: float = 0.75) -> tuple
     ink = _ink(reading.rgb)
     if mask.shape[0] >= ink.shape[0] or mask.shape[1] >= ink.shape[1]:
         return None
-    scores = cv2.matchTemplate(ink, mask, cv2.TM_CCOEFF_NORMED)
+    # 1 - squared error / the name's own ink: 1 where the name is printed, 0 on blank ground (a normalised
+    # correlation would also score flat patches)
+    error = cv2.matchTemplate(ink, mask, cv2.TM_SQDIFF)
+    scores = 1.0 - error / float((mask**2).sum())
     _, best, _, (left, top) = cv2.minMaxLoc(scores)
     if best < threshold:
         return None
@@ -88,7 +91,7 @@ def find_label(reading: MapReading, name: str, threshold: float = 0.75) -> tuple
 def _icon_beside(rgb: np.ndarray, left: int, right: int, row: float) -> tuple[float, float] | None:
     """Centre of a category icon just left or right of a name (2 px gap), found by its dark 9 px frame."""
     size = style.ICON_SIZE
-    for x0 in (left - 2 - size, right + 1):
+    for x0 in (left - 2 - size, right + 2):
         for y0 in range(int(row) - size // 2 - 3, int(row) - size // 2 + 4):
             if x0 < 0 or y0 < 0 or x0 + size > rgb.shape[1] or y0 + size > rgb.shape[0]:
                 continue

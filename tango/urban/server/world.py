@@ -37,13 +37,14 @@ class ActionError(ValueError):
 
 @dataclass
 class ActiveTask:
-    """The entered task as the world uses it: markers shown on the map, closures and when they appear."""
+    """The entered task as the world uses it: markers shown on the map, closures and when they appear (in
+    simulation seconds since the task was entered, so setting the clock does not move them)."""
 
     task: UrbanTask
     markers: list[tuple[str, float, float]]
     closures: list[tuple[str, list[tuple[float, float]]]]
-    closures_from_s: float
-    entered_at_s: float
+    closures_after_s: float
+    elapsed_s: float = 0.0
 
 
 @dataclass
@@ -116,6 +117,8 @@ class World:
         scaled = seconds * self.time_scale
         self.clock_s += scaled
         self.counters.stats_tracked_seconds += seconds
+        if self.task is not None:
+            self.task.elapsed_s += seconds
         if self.crowd is not None:
             self.crowd.advance(seconds)
             self.counters.pedestrian_collisions += self.crowd.collisions(self.east, self.north)
@@ -189,7 +192,7 @@ class World:
         frame = self.district.frame
         closures = [(zone.label, [frame.to_local(*v) for v in zone.vertices]) for zone in task.zones]
         delay = CLOSURE_DISCLOSURE_S if task.kind.closures == "delayed" else 0.0
-        self.task = ActiveTask(task, _markers(task, frame), closures, self.clock_s + delay, self.clock_s)
+        self.task = ActiveTask(task, _markers(task, frame), closures, delay)
         start = frame.to_local(task.start.lat, task.start.lon)
         self.teleport(*start, yaw=task.start.yaw)
         self.mode = "first_person"
@@ -200,7 +203,7 @@ class World:
         self.mode = "first_person"
 
     def active_closures(self) -> list[tuple[str, list[tuple[float, float]]]]:
-        if self.task is None or self.clock_s < self.task.closures_from_s:
+        if self.task is None or self.task.elapsed_s < self.task.closures_after_s:
             return []
         return self.task.closures
 
