@@ -49,13 +49,17 @@ def _reference_json(ctx: GenContext, reference: Reference) -> dict[str, Any]:
     }
 
 
-def generate_city(out: str | Path, seed: int = 0, per_kind: int = 8, attempts_per_task: int = 40) -> Path:
-    """Generate the district's task set into `out` (replacing it); returns `out`."""
+def generate_city(out: str | Path, seed: int = 0, per_kind: int = 8, attempts_per_task: int = 40,
+                  kinds: list[str] | None = None) -> Path:
+    """Generate the district's task set into `out` (replacing it); returns `out`. `kinds` limits the base
+    kinds written (their variants follow them), for small sets in tests."""
     out = Path(out)
     ctx = GenContext.create(seed)
     tasks: dict[str, dict[str, Any]] = {}
     references: dict[str, dict[str, Any]] = {}
     for prefix, builder in BASE_BUILDERS.items():
+        if kinds is not None and prefix not in kinds:
+            continue
         made, tries = 0, 0
         while made < per_kind and tries < per_kind * attempts_per_task:
             tries += 1
