@@ -10,15 +10,16 @@ from pathlib import Path
 from typing import Any
 
 from tango.harness.episode import EpisodeContext, EpisodeResult, EpisodeSpec
+from tango.harness.run import RunError
 from tango.urban.client import ClientConfig, UrbanClient, UrbanClientError
 from tango.urban.config import UrbanConfig
 from tango.urban.episode import UrbanEpisode
 from tango.urban.kinds import kinds_of_rung
 from tango.urban.routemap import RoutePainter
 from tango.urban.scoring import failure_metrics, failure_reason, score, summary_fields
-from tango.urban.server.launcher import ServerProcess
+from tango.urban.server.launcher import LaunchError, ServerProcess
 from tango.urban.server.standin import TASK_DIR, read_city
-from tango.urban.taskfile import UrbanTask, load_task_dir, load_task_file
+from tango.urban.taskfile import TaskFileError, UrbanTask, load_task_dir, load_task_file
 from tango.urban.taskgen.build import DATA_VERSION, generate_city, read_references
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,12 @@ class _RouteFrames:
 
 class UrbanRunner:
     def __init__(self, cfg: dict[str, Any]) -> None:
+        try:
+            self._setup(cfg)
+        except (UrbanClientError, TaskFileError, LaunchError, ValueError) as error:
+            raise RunError(f"urban: {error}") from None
+
+    def _setup(self, cfg: dict[str, Any]) -> None:
         self.config = UrbanConfig.from_dict(cfg.get("urban"))
         sim = cfg.get("sim") or {}
         self.task_cfg = cfg.get("task") or {}
@@ -165,7 +172,11 @@ class UrbanTaskPlugin:
     """The TaskPlugin of `task=urban`: settings come from the config's `urban` node."""
 
     def list_episodes(self, cfg: dict[str, Any]) -> list[EpisodeSpec]:
-        config = UrbanConfig.from_dict(cfg.get("urban"))
+        try:
+            config = UrbanConfig.from_dict(cfg.get("urban"))
+            tasks = select_tasks(config)
+        except (TaskFileError, ValueError) as error:
+            raise RunError(f"urban: {error}") from None
         return [
             EpisodeSpec(
                 episode_id=task.id,
@@ -174,7 +185,7 @@ class UrbanTaskPlugin:
                 payload={"path": task.path, "kind": task.kind.name},
                 subtask_goal_types=(task.kind.name,),
             )
-            for task in select_tasks(config)
+            for task in tasks
         ]
 
     def make_runner(self, cfg: dict[str, Any]) -> UrbanRunner:
@@ -183,5 +194,3 @@ class UrbanTaskPlugin:
     def failure_metrics(self, spec: EpisodeSpec) -> dict[str, float]:
         return failure_metrics()
 
-
-__all__ = ["UrbanClientError", "UrbanTaskPlugin", "UrbanRunner"]
