@@ -23,6 +23,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--token", default=os.environ.get("URBAN_TOKEN", ""), help="require this bearer token")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    from tango.threads import pin_threads
+
+    pin_threads()  # one compute thread, llvmpipe rasterising in the serving thread (before the GL context)
     try:
         check_loopback(args.host)
         standin = StandIn.from_folder(args.city) if args.city else StandIn(args.seed)
