@@ -36,9 +36,12 @@ def main(argv: list[str]) -> int:
     assert server.process is not None
     pid = server.process.pid
     try:
-        task = sorted(p.stem for p in (folder / "task").glob("SN-*.json"))[0]
+        task = min(p.stem for p in (folder / "task").glob("SN-*.json"))
         client.enter_task(task)
-        actions = [{"action": "sprint", "dir": "forward", "seconds": 0.5}, {"action": "look", "yaw": 20, "pitch": 0}]
+        actions = [
+            {"action": "sprint", "dir": "forward", "seconds": 0.5},
+            {"action": "look", "yaw": 20, "pitch": 0},
+        ]
         for k in range(10):
             client.act(actions[k % 2])
             client.screenshot(640, 480)
@@ -59,16 +62,20 @@ def main(argv: list[str]) -> int:
     finally:
         server.stop()
     n = args.actions
-    print(json.dumps({
-        "benchmark": "urban_server",
-        "rounds": n,
-        "actions_per_s_with_screenshot": round(n / wall, 2),
-        "ms_per_action": round(1000 * act_s / n, 2),
-        "ms_per_screenshot": round(1000 * shot_s / n, 2),
-        "server_cpu_ms_per_round": round(1000 * cpu / n, 2),
-        "cpu_bound_rounds_per_s": round(n / cpu, 2) if cpu else None,
-        "actions_per_s_image_in_reply": round(n / wall_img, 2),
-        "server_cpu_ms_per_action_with_image": round(1000 * cpu_img / n, 2),
-        "loadavg": Path("/proc/loadavg").read_text().split()[:3],
-    }))
+    print(
+        json.dumps(
+            {
+                "benchmark": "urban_server",
+                "rounds": n,
+                "actions_per_s_with_screenshot": round(n / wall, 2),
+                "ms_per_action": round(1000 * act_s / n, 2),
+                "ms_per_screenshot": round(1000 * shot_s / n, 2),
+                "server_cpu_ms_per_round": round(1000 * cpu / n, 2),
+                "cpu_bound_rounds_per_s": round(n / cpu, 2) if cpu else None,
+                "actions_per_s_image_in_reply": round(n / wall_img, 2),
+                "server_cpu_ms_per_action_with_image": round(1000 * cpu_img / n, 2),
+                "loadavg": Path("/proc/loadavg").read_text().split()[:3],
+            }
+        )
+    )
     return 0

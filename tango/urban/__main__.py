@@ -35,8 +35,10 @@ def main(argv: list[str] | None = None) -> int:
         prefix = verdict.task_id.split("-", 1)[0]
         by_kind[prefix] += 1
         passed[prefix] += verdict.ok
-        print(f"{'ok   ' if verdict.ok else 'FAIL '} {verdict.task_id} {verdict.steps}/{verdict.limit} steps "
-              f"{verdict.reason}")
+        print(
+            f"{'ok   ' if verdict.ok else 'FAIL '} {verdict.task_id} {verdict.steps}/{verdict.limit} steps "
+            f"{verdict.reason}"
+        )
     print("per kind: " + ", ".join(f"{k} {passed[k]}/{n}" for k, n in sorted(by_kind.items())))
     return 0 if all(v.ok for v in verdicts) else 1
 

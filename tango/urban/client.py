@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import logging
-import socket
 import threading
 import time
 import urllib.error
@@ -82,14 +81,18 @@ class UrbanClient:
             except urllib.error.HTTPError as error:
                 message = _error_text(error)
                 if error.code in (401, 403):
-                    raise AuthError(f"{method} {url}: HTTP {error.code} {message} (check sim.token)") from None
+                    raise AuthError(
+                        f"{method} {url}: HTTP {error.code} {message} (check sim.token)"
+                    ) from None
                 if error.code < 500:
                     raise RequestRefused(f"{method} {url}: HTTP {error.code} {message}") from None
                 failure: UrbanClientError = ServerFault(f"{method} {url}: HTTP {error.code} {message}")
                 retry = method == "GET"
-            except (urllib.error.URLError, ConnectionError, socket.timeout, TimeoutError) as error:
+            except (urllib.error.URLError, ConnectionError, TimeoutError) as error:
                 reason = getattr(error, "reason", error)
-                refused = isinstance(reason, ConnectionRefusedError) or isinstance(error, ConnectionRefusedError)
+                refused = isinstance(reason, ConnectionRefusedError) or isinstance(
+                    error, ConnectionRefusedError
+                )
                 failure = ServerUnreachable(
                     f"{method} {url}: {'connection refused' if refused else reason} (is the app running at "
                     f"{self.base}? check sim.url)"

@@ -12,8 +12,21 @@ AGENTS = ("program", "mllm", "random")
 SIGN_READERS = ("oracle", "none")
 MAP_READERS = ("pixels",)
 DEFAULT_MAX_STEPS = {
-    "LQ": 30, "OQ": 30, "SQ": 80, "SN": 40, "LN": 150, "IN": 80, "CN": 100, "PS": 120, "II": 120, "SF": 200,
-    "MP": 200, "DCR": 160, "PL": 150, "RN": 40, "NTN": 40,
+    "LQ": 30,
+    "OQ": 30,
+    "SQ": 80,
+    "SN": 40,
+    "LN": 150,
+    "IN": 80,
+    "CN": 100,
+    "PS": 120,
+    "II": 120,
+    "SF": 200,
+    "MP": 200,
+    "DCR": 160,
+    "PL": 150,
+    "RN": 40,
+    "NTN": 40,
 }
 
 
@@ -67,9 +80,13 @@ class UrbanConfig:
         if unknown:
             raise UrbanConfigError(f"urban.kinds has unknown prefixes {unknown}; known: {sorted(BY_PREFIX)}")
         if self.perception.signs not in SIGN_READERS:
-            raise UrbanConfigError(f"urban.perception.signs={self.perception.signs!r}; one of {list(SIGN_READERS)}")
+            raise UrbanConfigError(
+                f"urban.perception.signs={self.perception.signs!r}; one of {list(SIGN_READERS)}"
+            )
         if self.perception.map not in MAP_READERS:
-            raise UrbanConfigError(f"urban.perception.map={self.perception.map!r}; one of {list(MAP_READERS)}")
+            raise UrbanConfigError(
+                f"urban.perception.map={self.perception.map!r}; one of {list(MAP_READERS)}"
+            )
         missing = sorted(set(BY_PREFIX) - set(self.max_steps))
         if missing:
             raise UrbanConfigError(f"urban.max_steps lacks {missing}")

@@ -47,7 +47,9 @@ def _finite(value: Any, name: str) -> float:
 def check_action(action: Any, mode: str) -> dict[str, Any]:
     """The action in the app's flat schema, clamped to the protocol's ranges; InvalidAction otherwise."""
     if not isinstance(action, dict) or not isinstance(action.get("action"), str):
-        raise InvalidAction('an action is a JSON object with a string "action" field, e.g. {"action": "look", ...}')
+        raise InvalidAction(
+            'an action is a JSON object with a string "action" field, e.g. {"action": "look", ...}'
+        )
     name = action["action"]
     allowed = MAP_ACTIONS if mode == "map" else FIRST_PERSON_ACTIONS
     if name not in allowed:
@@ -211,10 +213,10 @@ class UrbanEpisode:
     def _check_progress(self, step: int) -> None:
         task, kind = self.task, self.task.kind
         if kind.closures != "none":
-            if self.closure_active_from is None and kind.closures == "delayed":
-                if int(self.client.task().get("restricted_zones") or 0) > 0:
-                    self.closure_active_from = step + 1
-                    self.notices.append(closure_notice(task))
+            delayed = self.closure_active_from is None and kind.closures == "delayed"
+            if delayed and int(self.client.task().get("restricted_zones") or 0) > 0:
+                self.closure_active_from = step + 1
+                self.notices.append(closure_notice(task))
             active_from = 1 if kind.closures == "upfront" else self.closure_active_from
             if active_from is not None:
                 zones = [(z.label, z.vertices) for z in task.zones]
@@ -225,13 +227,17 @@ class UrbanEpisode:
             if distance_m(self.positions[-1], (task.end.lat, task.end.lon)) <= self.radius_m:
                 self._end("arrived")
         elif kind.family == "multipoint":
-            if all(first_arrival(self.positions, (t.point.lat, t.point.lon), self.radius_m) for t in task.targets):
+            if all(
+                first_arrival(self.positions, (t.point.lat, t.point.lon), self.radius_m) for t in task.targets
+            ):
                 self._end("all_targets_visited")
         elif kind.family == "schedule":
             from tango.urban.metrics import schedule_metrics
 
             stops = [(s.target.lat, s.target.lon) for s in task.schedule]
-            if schedule_metrics(self.positions, stops, [None] * len(stops), self.radius_m)["stops_reached"] == len(stops):
+            if schedule_metrics(self.positions, stops, [None] * len(stops), self.radius_m)[
+                "stops_reached"
+            ] == len(stops):
                 self._end("schedule_completed")
         if not self.done and self.steps >= self.max_steps:
             self._end("step_limit")

@@ -6,6 +6,7 @@ equirectangular projection about an origin, accurate to centimetres over a few k
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -84,7 +85,7 @@ def segments_intersect(p1: Point2, p2: Point2, q1: Point2, q2: Point2, eps: floa
 def path_length_m(points: Iterable[tuple[float, float]]) -> float:
     """Sum of haversine distances along (lat, lon) points."""
     items = list(points)
-    return sum(haversine_m(a[0], a[1], b[0], b[1]) for a, b in zip(items, items[1:]))
+    return sum(haversine_m(a[0], a[1], b[0], b[1]) for a, b in itertools.pairwise(items))
 
 
 def spanning_tree_m(points: Sequence[tuple[float, float]]) -> float:

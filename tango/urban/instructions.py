@@ -39,17 +39,25 @@ def task_instruction(task: UrbanTask) -> str:
         options = "\n".join(f"{letter}. {text}" for letter, text in zip(LETTERS, task.qa_options))
         return f"[{kind.name}]\nQuestion: {task.description}\n{options}\nAnswer with one letter."
     if kind.prefix == "II":
-        return (f"[Implicit Intent Navigation]\nCurrent location: {start}\nEveryday goal: {task.description}\n"
-                "Work out what kind of place meets this need, find a suitable one nearby and walk to it.")
+        return (
+            f"[Implicit Intent Navigation]\nCurrent location: {start}\nEveryday goal: {task.description}\n"
+            "Work out what kind of place meets this need, find a suitable one nearby and walk to it."
+        )
     if kind.family == "place_search":
-        return (f"[Place Search]\nCurrent location: {start}\nRequest: {task.description}\n"
-                "Find a suitable place nearby, walk to its entrance and stop there.")
+        return (
+            f"[Place Search]\nCurrent location: {start}\nRequest: {task.description}\n"
+            "Find a suitable place nearby, walk to its entrance and stop there."
+        )
     if kind.family == "multipoint":
-        return (f"[Multi-Point Route]\nCurrent location: {start}\n{task.description}\n"
-                f"There are {len(task.targets)} places to visit in any order; plan an efficient route.")
+        return (
+            f"[Multi-Point Route]\nCurrent location: {start}\n{task.description}\n"
+            f"There are {len(task.targets)} places to visit in any order; plan an efficient route."
+        )
     if kind.family == "schedule":
-        return (f"[Time-Window Schedule]\nCurrent location: {start}\n{task.description}\n"
-                "Visit the places in this order and arrive by each time; the clock runs while you act.")
+        return (
+            f"[Time-Window Schedule]\nCurrent location: {start}\n{task.description}\n"
+            "Visit the places in this order and arrive by each time; the clock runs while you act."
+        )
     assert task.end is not None
     lines = [f"[{kind.name}]", f"Start: {start}", f"Goal: {task.end.describe()}"]
     if kind.prefix == "IN" and task.description:

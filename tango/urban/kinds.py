@@ -65,7 +65,9 @@ def kind_of(task_id: str, task_type: int) -> Kind:
     kind = BY_PREFIX.get(prefix)
     if kind is not None and kind.task_type == task_type:
         return kind
-    if task_type == 12 and prefix != "II":  # DynamicClosureNav payloads reuse CN-* ids (their registry routes non-II type 12 there)
+    if (
+        task_type == 12 and prefix != "II"
+    ):  # DynamicClosureNav payloads reuse CN-* ids (their registry routes non-II type 12 there)
         return BY_PREFIX["DCR"]
     if task_type in BY_TYPE:
         return BY_TYPE[task_type]

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -75,7 +76,7 @@ def closure_crossings(
         for index in range(len(vertices) - 1)
     ]
     crossings = []
-    for before, after in zip(positions, positions[1:]):
+    for before, after in itertools.pairwise(positions):
         if after.step < active_from_step:
             continue
         a, b = frame.to_local(before.lat, before.lon), frame.to_local(after.lat, after.lon)
@@ -186,7 +187,11 @@ def parse_letter(reply: object) -> str | None:
 def qa_metrics(reply: object, correct_letter: str) -> dict[str, float]:
     letter = parse_letter(reply)
     correct = letter is not None and letter == correct_letter
-    return {"success": float(correct), "answer_correct": float(correct), "answer_valid": float(letter is not None)}
+    return {
+        "success": float(correct),
+        "answer_correct": float(correct),
+        "answer_valid": float(letter is not None),
+    }
 
 
 def place_search_metrics(

@@ -34,8 +34,12 @@ class RoutePainter:
         self.names = place_names(district) if district is not None else None
 
     def draw(self, task: UrbanTask, route: Sequence[tuple[float, float]]) -> np.ndarray:
-        frame = self.district.frame if self.district is not None else LocalFrame(task.start.lat, task.start.lon)
-        local = [frame.to_local(lat, lon) for lat, lon in route] or [frame.to_local(task.start.lat, task.start.lon)]
+        frame = (
+            self.district.frame if self.district is not None else LocalFrame(task.start.lat, task.start.lon)
+        )
+        local = [frame.to_local(lat, lon) for lat, lon in route] or [
+            frame.to_local(task.start.lat, task.start.lon)
+        ]
         goals = [frame.to_local(*g) for g in _goals(task)]
         closures = [[frame.to_local(*v) for v in zone.vertices] for zone in task.zones]
         points = local + goals
@@ -44,8 +48,9 @@ class RoutePainter:
         span = max(east1 - east0, north1 - north0, 60.0)
         camera = MapCamera((east0 + east1) / 2, (north0 + north1) / 2, span, SIZE, SIZE)
         if self.district is not None and self.raster is not None:
-            image = Image.fromarray(render_map(self.raster, self.district, camera, closures=closures,
-                                               names=self.names))
+            image = Image.fromarray(
+                render_map(self.raster, self.district, camera, closures=closures, names=self.names)
+            )
         else:
             image = Image.new("RGB", (SIZE, SIZE), (245, 245, 240))
             draw = ImageDraw.Draw(image)

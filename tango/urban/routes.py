@@ -9,6 +9,7 @@ reached within 0.8 m, so a thin railing between a flight of stairs and the walkw
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -33,30 +34,39 @@ class Grid:
     resolution: float
 
     def cell(self, east: float, north: float) -> tuple[int, int]:
-        return (int(math.floor((self.top_y - north) / self.resolution)),
-                int(math.floor((east - self.origin_x) / self.resolution)))
+        return (
+            math.floor((self.top_y - north) / self.resolution),
+            math.floor((east - self.origin_x) / self.resolution),
+        )
 
     def navgrid(self, mask: np.ndarray | None = None) -> NavGrid:
-        return NavGrid(self.walkable if mask is None else mask, (self.origin_x, -self.top_y), self.resolution, 0.0)
+        return NavGrid(
+            self.walkable if mask is None else mask, (self.origin_x, -self.top_y), self.resolution, 0.0
+        )
 
 
 def block_lines(grid: Grid, lines: Sequence[Sequence[Point]], width_m: float = 1.0) -> np.ndarray:
     """The walkable mask with every cell within `width_m` of a polyline removed."""
     blocked = np.zeros(grid.walkable.shape, bool)
     for line in lines:
-        for (ax, ay), (bx, by) in zip(line, line[1:]):
+        for (ax, ay), (bx, by) in itertools.pairwise(line):
             samples = max(2, int(math.hypot(bx - ax, by - ay) / (grid.resolution / 2)) + 1)
             for t in np.linspace(0.0, 1.0, samples):
                 row, col = grid.cell(ax + (bx - ax) * t, ay + (by - ay) * t)
                 if 0 <= row < blocked.shape[0] and 0 <= col < blocked.shape[1]:
                     blocked[row, col] = True
     if width_m > grid.resolution:
-        blocked = ndimage.binary_dilation(blocked, iterations=int(round(width_m / grid.resolution)))
+        blocked = ndimage.binary_dilation(blocked, iterations=round(width_m / grid.resolution))
     return grid.walkable & ~blocked
 
 
-def plan(grid: Grid, start: Point, goal: Point, avoid: Sequence[Sequence[Point]] = (),
-         goal_tolerance_m: float = 3.0) -> list[Point]:
+def plan(
+    grid: Grid,
+    start: Point,
+    goal: Point,
+    avoid: Sequence[Sequence[Point]] = (),
+    goal_tolerance_m: float = 3.0,
+) -> list[Point]:
     """Waypoints from start to goal (or the nearest walkable point within `goal_tolerance_m` of it) on the
     walkable cells, avoiding the lines; [] when unreachable."""
     mask = block_lines(grid, avoid) if avoid else grid.walkable
@@ -76,7 +86,7 @@ def plan(grid: Grid, start: Point, goal: Point, avoid: Sequence[Sequence[Point]]
 
 
 def route_length(points: Sequence[Point]) -> float:
-    return sum(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(points, points[1:]))
+    return sum(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in itertools.pairwise(points))
 
 
 def heading_to(a: Point, b: Point) -> float:
@@ -92,8 +102,15 @@ def turn_between(yaw: float, heading: float) -> float:
 Stepper = Callable[[dict[str, Any]], tuple[Point, float]]
 
 
-def follow(step: Stepper, position: Point, yaw: float, waypoints: Sequence[Point], arrive_m: float = 1.2,
-           should_stop: Callable[[], bool] = lambda: False, max_actions: int = 10_000) -> tuple[str, Point, float]:
+def follow(
+    step: Stepper,
+    position: Point,
+    yaw: float,
+    waypoints: Sequence[Point],
+    arrive_m: float = 1.2,
+    should_stop: Callable[[], bool] = lambda: False,
+    max_actions: int = 10_000,
+) -> tuple[str, Point, float]:
     """Walk the waypoints with look + sprint actions; `step(action)` performs one and returns (position, yaw).
 
     Returns (outcome, position, yaw): outcome is "arrived", "blocked" (no progress twice), "stopped"

@@ -34,7 +34,9 @@ def city_dir(config: UrbanConfig) -> Path:
     gen = config.generate
     folder = cache_root() / DATA_VERSION / f"seed{gen.seed}-k{gen.per_kind}"
     if not (folder / "city.json").is_file():
-        log.info("no urban task set at %s: generating one (seed %d, %d per kind)", folder, gen.seed, gen.per_kind)
+        log.info(
+            "no urban task set at %s: generating one (seed %d, %d per kind)", folder, gen.seed, gen.per_kind
+        )
         generate_city(folder, gen.seed, gen.per_kind)
     return folder
 
@@ -111,11 +113,18 @@ class UrbanRunner:
         agent = self.config.agent
         oracles = ["signs"] if agent == "program" and self.config.perception.signs == "oracle" else []
         return {
-            "perception": {"name": f"urban-{agent}", "signs": self.config.perception.signs,
-                           "map": self.config.perception.map, "oracle_components": oracles},
-            "generator": {"name": self.generator.get("name", "template") if agent == "program" else agent,
-                          "model": self.generator.get("model", "") if agent == "program" else
-                          self.config.llm.get("model", "")},
+            "perception": {
+                "name": f"urban-{agent}",
+                "signs": self.config.perception.signs,
+                "map": self.config.perception.map,
+                "oracle_components": oracles,
+            },
+            "generator": {
+                "name": self.generator.get("name", "template") if agent == "program" else agent,
+                "model": self.generator.get("model", "")
+                if agent == "program"
+                else self.config.llm.get("model", ""),
+            },
             "controller": {"name": f"urban-{agent}", "app": self.url or "stand-in"},
         }
 
@@ -137,8 +146,14 @@ class UrbanRunner:
     def run(self, spec: EpisodeSpec, ctx: EpisodeContext) -> EpisodeResult:
         task = load_task_file(spec.payload["path"])
         radius = float(self.task_cfg.get("success_distance") or 15.0)
-        episode = UrbanEpisode(self.client(), task, self.config.steps_for(task.kind.prefix), self.config.width,
-                               self.config.height, radius)
+        episode = UrbanEpisode(
+            self.client(),
+            task,
+            self.config.steps_for(task.kind.prefix),
+            self.config.width,
+            self.config.height,
+            radius,
+        )
         episode.frames = _RouteFrames(ctx.frames, self.painter, episode)
         episode.start()
         agent = self._agent(ctx.seed)
@@ -146,8 +161,11 @@ class UrbanRunner:
         episode.finish()
         reference = self.references.get(task.id, {}).get("length_m")
         metrics = score(episode, self.config.on_time_grace_s, reference)
-        ctx.frames.add(episode.observe(), topdown=self.painter.draw(task, [(p.lat, p.lon) for p in episode.positions]),
-                       program_line=f"end: {episode.end_reason}")
+        ctx.frames.add(
+            episode.observe(),
+            topdown=self.painter.draw(task, [(p.lat, p.lon) for p in episode.positions]),
+            program_line=f"end: {episode.end_reason}",
+        )
         return EpisodeResult(
             program=outcome.program,
             program_source=outcome.program_source,
@@ -193,4 +211,3 @@ class UrbanTaskPlugin:
 
     def failure_metrics(self, spec: EpisodeSpec) -> dict[str, float]:
         return failure_metrics()
-

@@ -24,8 +24,9 @@ def _unwrap(deadline: float | None, reference: float) -> float | None:
     return deadline
 
 
-def score(episode: UrbanEpisode, grace_s: float = m.ON_TIME_GRACE_S,
-          reference_length_m: float | None = None) -> dict[str, float]:
+def score(
+    episode: UrbanEpisode, grace_s: float = m.ON_TIME_GRACE_S, reference_length_m: float | None = None
+) -> dict[str, float]:
     """success plus the kind's own measures, steps and counters."""
     task, positions, radius = episode.task, episode.positions, episode.radius_m
     family = task.kind.family
@@ -39,15 +40,17 @@ def score(episode: UrbanEpisode, grace_s: float = m.ON_TIME_GRACE_S,
             active = 1 if task.kind.closures == "upfront" else episode.closure_active_from
             zones = [(z.label, z.vertices) for z in task.zones]
             crossings = m.closure_crossings(positions, zones, active) if active is not None else []
-        result = m.navigation_metrics(positions, (task.end.lat, task.end.lon), reference_length_m, crossings,
-                                      radius)
+        result = m.navigation_metrics(
+            positions, (task.end.lat, task.end.lon), reference_length_m, crossings, radius
+        )
     elif family == "multipoint":
         result = m.multipoint_metrics(positions, [(t.point.lat, t.point.lon) for t in task.targets], radius)
     elif family == "schedule":
         now = schedule_now_s(task) or positions[0].clock_s
         deadlines = [_unwrap(d, now) for d in schedule_deadlines_s(task)]
-        result = m.schedule_metrics(positions, [(s.target.lat, s.target.lon) for s in task.schedule], deadlines,
-                                    radius, grace_s)
+        result = m.schedule_metrics(
+            positions, [(s.target.lat, s.target.lon) for s in task.schedule], deadlines, radius, grace_s
+        )
         result["time_windows_parsed"] = float(any(d is not None for d in deadlines))
     else:
         if not task.place_candidates:

@@ -160,7 +160,9 @@ def _zones(reader: _Reader) -> tuple[Zone, ...]:
         if not isinstance(vertices, list) or len(vertices) < 2:
             raise reader.fail(f"{name}.vertices", "a closure polyline needs at least two vertices")
         points = [reader.point(v, f"{name}.vertices[{i}]") for i, v in enumerate(vertices)]
-        zones.append(Zone(str(zone.get("label") or f"closure_{index + 1}"), tuple((p.lat, p.lon) for p in points)))
+        zones.append(
+            Zone(str(zone.get("label") or f"closure_{index + 1}"), tuple((p.lat, p.lon) for p in points))
+        )
     return tuple(zones)
 
 
@@ -288,7 +290,9 @@ def load_task_file(path: str | Path) -> UrbanTask:
     try:
         payload = json.loads(text)
     except json.JSONDecodeError as error:
-        raise TaskFileError(f"{path}: not JSON (line {error.lineno}, column {error.colno}: {error.msg})") from None
+        raise TaskFileError(
+            f"{path}: not JSON (line {error.lineno}, column {error.colno}: {error.msg})"
+        ) from None
     return parse_task(payload, str(path))
 
 

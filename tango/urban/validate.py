@@ -63,7 +63,9 @@ def _walk(episode: UrbanEpisode, frame: LocalFrame, legs: list[list[list[float]]
         follow(step, here, episode.yaw, [here, *waypoints[1:]], arrive_m=1.5)
 
 
-def _qa_verdict(episode: UrbanEpisode, task: UrbanTask, legs: list[list[list[float]]], frame: LocalFrame) -> str:
+def _qa_verdict(
+    episode: UrbanEpisode, task: UrbanTask, legs: list[list[list[float]]], frame: LocalFrame
+) -> str:
     options = task.qa_options
     correct = options[task.qa_answer_index or 0]
     if task.kind.prefix == "SQ":
@@ -74,7 +76,9 @@ def _qa_verdict(episode: UrbanEpisode, task: UrbanTask, legs: list[list[list[flo
         if name not in seen:
             return f"{name!r} is not legible from the start"
         quadrant = int(((seen[name] + 45) % 360) // 90)
-        return "" if quadrant == task.qa_answer_index else f"{name!r} is in quarter {quadrant}, not the answer's"
+        return (
+            "" if quadrant == task.qa_answer_index else f"{name!r} is in quarter {quadrant}, not the answer's"
+        )
     if correct not in seen:
         return f"the answer {correct!r} is not legible"
     if task.kind.prefix == "LQ":
@@ -85,8 +89,9 @@ def _qa_verdict(episode: UrbanEpisode, task: UrbanTask, legs: list[list[list[flo
     return ""
 
 
-def validate_task(client: UrbanClient, task: UrbanTask, reference: dict[str, Any], frame: LocalFrame,
-                  limit: int) -> Verdict:
+def validate_task(
+    client: UrbanClient, task: UrbanTask, reference: dict[str, Any], frame: LocalFrame, limit: int
+) -> Verdict:
     episode = UrbanEpisode(client, task, limit)
     episode.start()
     legs = reference.get("legs") or []
@@ -104,12 +109,21 @@ def validate_task(client: UrbanClient, task: UrbanTask, reference: dict[str, Any
     metrics = score(episode)
     ok = bool(metrics["success"]) or task.kind.family == "qa"
     reason = "" if ok else f"reference replay failed: {episode.end_reason}, {metrics}"
-    return Verdict(task.id, ok and episode.steps <= limit, episode.steps, limit,
-                   reason or ("" if episode.steps <= limit else "over the step limit"))
+    return Verdict(
+        task.id,
+        ok and episode.steps <= limit,
+        episode.steps,
+        limit,
+        reason or ("" if episode.steps <= limit else "over the step limit"),
+    )
 
 
-def validate_city(city_dir: str | Path, max_steps: dict[str, int] | None = None, kinds: list[str] | None = None,
-                  log_path: str | Path | None = None) -> list[Verdict]:
+def validate_city(
+    city_dir: str | Path,
+    max_steps: dict[str, int] | None = None,
+    kinds: list[str] | None = None,
+    log_path: str | Path | None = None,
+) -> list[Verdict]:
     """Replay every task of a city folder on a fresh stand-in server; one Verdict per task."""
     city = read_city(city_dir)
     frame = LocalFrame(*city["origin"])
@@ -123,9 +137,17 @@ def validate_city(city_dir: str | Path, max_steps: dict[str, int] | None = None,
         for task in tasks:
             if kinds and task.kind.prefix not in kinds:
                 continue
-            verdict = validate_task(client, task, references.get(task.id, {}), frame, limits[task.kind.prefix])
-            log.info("%s %s (%d/%d steps) %s", "ok " if verdict.ok else "FAIL", task.id, verdict.steps,
-                     verdict.limit, verdict.reason)
+            verdict = validate_task(
+                client, task, references.get(task.id, {}), frame, limits[task.kind.prefix]
+            )
+            log.info(
+                "%s %s (%d/%d steps) %s",
+                "ok " if verdict.ok else "FAIL",
+                task.id,
+                verdict.steps,
+                verdict.limit,
+                verdict.reason,
+            )
             verdicts.append(verdict)
     finally:
         server.stop()

@@ -33,7 +33,9 @@ def episode(client: UrbanClient, city: Path, task_id: str, steps: int = 160) -> 
 
 def test_the_urban_primitives_are_one_registry_toolbox_and_every_kind_has_a_template(city: Path) -> None:
     box = get_toolbox("urban")
-    assert {"look_around", "read_signs", "detect", "where_am_i", "locate", "walk_to", "answer"} <= set(box.primitives)
+    assert {"look_around", "read_signs", "detect", "where_am_i", "locate", "walk_to", "answer"} <= set(
+        box.primitives
+    )
     for task in load_task_dir(city / "task"):
         program = parse(template_program(task.kind, task_instruction(task)), toolbox="urban")
         assert program.source
@@ -71,22 +73,32 @@ class ScriptedChat:
 
     def complete(self, messages: list[dict]) -> ChatResponse:
         self.calls += 1
-        images = [part for m in messages if isinstance(m["content"], list) for part in m["content"]
-                  if part["type"] == "image_url"]
+        images = [
+            part
+            for m in messages
+            if isinstance(m["content"], list)
+            for part in m["content"]
+            if part["type"] == "image_url"
+        ]
         assert len(images) == 1  # the current screenshot only: past turns are remembered as text
-        return ChatResponse(self.replies.pop(0) if self.replies else '{"action": {"action": "terminate"}}', "m")
+        return ChatResponse(
+            self.replies.pop(0) if self.replies else '{"action": {"action": "terminate"}}', "m"
+        )
 
 
-def test_the_mllm_agent_acts_one_json_action_per_turn_and_retries_bad_replies(client: UrbanClient,
-                                                                            city: Path) -> None:
-    chat = ScriptedChat([
-        'I will look left.\n{"observation": "a street", "reason": "scan", "action": {"action": "look", "yaw": -30}}',
-        "import os; os.remove('x')",  # not JSON: sent back with the reason, never executed
-        '{"observation": "o", "reason": "r", "action": {"action": "fly"}}',  # not an action of the protocol
-        '{"observation": "o", "reason": "r", "action": {"action": "sprint", "dir": "forward", "seconds": 9}}',
-        '{"observation": "o", "reason": "r", "action": {"action": "terminate"}}',
-        '{"answer": "B", "reason": "seen"}',
-    ])
+def test_the_mllm_agent_acts_one_json_action_per_turn_and_retries_bad_replies(
+    client: UrbanClient, city: Path
+) -> None:
+    chat = ScriptedChat(
+        [
+            'I will look left.\n{"observation": "a street", "reason": "scan", "action": {"action": "look", "yaw": -30}}',
+            "import os; os.remove('x')",  # not JSON: sent back with the reason, never executed
+            '{"observation": "o", "reason": "r", "action": {"action": "fly"}}',  # not an action of the protocol
+            '{"observation": "o", "reason": "r", "action": {"action": "sprint", "dir": "forward", "seconds": 9}}',
+            '{"observation": "o", "reason": "r", "action": {"action": "terminate"}}',
+            '{"answer": "B", "reason": "seen"}',
+        ]
+    )
     run = episode(client, city, "LQ-000001", 10)
     MLLMAgent(chat).run(run)
     run.finish()

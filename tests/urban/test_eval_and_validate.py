@@ -13,8 +13,17 @@ from tango.urban.validate import validate_city
 
 def test_the_eval_cli_runs_the_program_agent_and_resumes(city: Path, tmp_path: Path) -> None:
     out = tmp_path / "run"
-    command = [sys.executable, "-m", "tango.eval", "task=urban", f"urban.city_dir={city}",
-               "urban.kinds=[SN,LQ]", "eval.num_episodes=2", f"eval.output_dir={out}", "eval.progress=false"]
+    command = [
+        sys.executable,
+        "-m",
+        "tango.eval",
+        "task=urban",
+        f"urban.city_dir={city}",
+        "urban.kinds=[SN,LQ]",
+        "eval.num_episodes=2",
+        f"eval.output_dir={out}",
+        "eval.progress=false",
+    ]
     subprocess.run(command, check=True, capture_output=True, text=True, timeout=900)
     records = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
     summary = json.loads((out / "summary.json").read_text())

@@ -54,7 +54,10 @@ def test_a_name_is_found_at_its_icon_and_icons_by_category(city) -> None:
         camera = MapCamera(shop.label_anchor[0] + 25, shop.label_anchor[1] - 15)
         reading = _reading(city, camera)
         point = find_label(reading, shop.name)
-        found += point is not None and np.hypot(point[0] - shop.label_anchor[0], point[1] - shop.label_anchor[1]) < 1.5
+        found += (
+            point is not None
+            and np.hypot(point[0] - shop.label_anchor[0], point[1] - shop.label_anchor[1]) < 1.5
+        )
         icons = find_icons(reading, shop.category)
         assert any(np.hypot(x - shop.label_anchor[0], y - shop.label_anchor[1]) < 1.5 for x, y in icons)
     assert found >= 0.9 * len(district.shops[::5])

@@ -42,7 +42,9 @@ def test_a_move_between_two_positions_that_crosses_a_closure_line_is_found_and_f
     assert m.closure_crossings(jumping, [zone]) == [m.Crossing(1, "barrier", 0)]
     short = [at(0, 0, 0), at(5, 0, 1), at(9, 0, 2), at(9, 20, 3), at(20, 20, 4)]  # goes round the end
     assert m.closure_crossings(short, [zone]) == []
-    nav = m.navigation_metrics(jumping + [at(30, 0, 2)], geo(30, 0), crossings=m.closure_crossings(jumping, [zone]))
+    nav = m.navigation_metrics(
+        jumping + [at(30, 0, 2)], geo(30, 0), crossings=m.closure_crossings(jumping, [zone])
+    )
     assert nav["reached_destination"] == 1.0 and nav["success"] == 0.0 and nav["closure_violated"] == 1.0
 
 

@@ -15,10 +15,31 @@ from tango.urban.server.http import ServerConfigError, check_loopback
 from tango.urban.server.launcher import ServerProcess
 
 STATE_FIELDS = {
-    "mode", "lat", "lon", "alt", "yaw", "pitch", "surface", "on_sidewalk", "time", "weather", "weather_label",
-    "pedestrians_active", "pedestrian_count", "is_raining", "rain_intensity", "being_rained_on",
-    "has_overhead_shelter", "rain_hits", "rain_exposure_seconds", "pedestrian_collisions", "building_collisions",
-    "stats_tracked_seconds", "tiles_progress", "tiles_settled", "idle",
+    "mode",
+    "lat",
+    "lon",
+    "alt",
+    "yaw",
+    "pitch",
+    "surface",
+    "on_sidewalk",
+    "time",
+    "weather",
+    "weather_label",
+    "pedestrians_active",
+    "pedestrian_count",
+    "is_raining",
+    "rain_intensity",
+    "being_rained_on",
+    "has_overhead_shelter",
+    "rain_hits",
+    "rain_exposure_seconds",
+    "pedestrian_collisions",
+    "building_collisions",
+    "stats_tracked_seconds",
+    "tiles_progress",
+    "tiles_settled",
+    "idle",
 }
 
 
@@ -59,7 +80,11 @@ def test_screenshots_decode_at_the_requested_size_and_images_ride_on_actions(cli
     assert client.screenshot(320, 240).shape == (240, 320, 3)
     reply = client.act({"action": "jump"}, image=True)
     header, payload = reply["image"].split(",", 1)
-    assert header == "data:image/jpeg;base64" and decode_image(base64.b64decode(payload)).shape == (480, 640, 3)
+    assert header == "data:image/jpeg;base64" and decode_image(base64.b64decode(payload)).shape == (
+        480,
+        640,
+        3,
+    )
 
 
 def test_task_reports_labelled_end_points_and_closures_in_effect(client: UrbanClient, city) -> None:
@@ -106,7 +131,9 @@ def test_pedestrians_walk_and_show_up_in_state(client: UrbanClient) -> None:
     assert client.act({"action": "disable_pedestrians"})["state"]["pedestrian_count"] == 0
 
 
-def test_unknown_routes_bad_json_and_the_runner_only_terminate_are_refused(client: UrbanClient, server) -> None:
+def test_unknown_routes_bad_json_and_the_runner_only_terminate_are_refused(
+    client: UrbanClient, server
+) -> None:
     with pytest.raises(RequestRefused, match="terminate is the runner's signal"):
         client.act({"action": "terminate"})
     with pytest.raises(RequestRefused, match="unknown action 'fly'"):

@@ -98,7 +98,8 @@ class UrbanBackend:
     def relative_direction(self, name: str) -> str:
         """front / right / behind / left of a sighted place, relative to the heading at the start."""
         sighting = self.sightings.get(name) or next(
-            (s for text, s in self.sightings.items() if name.lower() in text.lower()), None)
+            (s for text, s in self.sightings.items() if name.lower() in text.lower()), None
+        )
         if sighting is None:
             return ""
         relative = (sighting.bearing - self.start_yaw) % 360.0
@@ -119,7 +120,9 @@ class UrbanBackend:
             self.camera.east += round(de, 2)
             self.camera.north += round(dn, 2)
         rgb = self.episode.observe("png")
-        camera = MapCamera(self.camera.east, self.camera.north, self.camera.span_m, rgb.shape[1], rgb.shape[0])
+        camera = MapCamera(
+            self.camera.east, self.camera.north, self.camera.span_m, rgb.shape[1], rgb.shape[0]
+        )
         reading = MapReading(camera, rgb, read_walkability(rgb))
         self.city.add(reading)
         return reading
@@ -130,7 +133,10 @@ class UrbanBackend:
         height = DEFAULT_SPAN_M * self.episode.height / self.episode.width * 0.9
         east0, east1 = min(p[0] for p in points) - margin_m, max(p[0] for p in points) + margin_m
         north0, north1 = min(p[1] for p in points) - margin_m, max(p[1] for p in points) + margin_m
-        columns, rows = max(1, math.ceil((east1 - east0) / width)), max(1, math.ceil((north1 - north0) / height))
+        columns, rows = (
+            max(1, math.ceil((east1 - east0) / width)),
+            max(1, math.ceil((north1 - north0) / height)),
+        )
         for i in range(columns):
             for j in range(rows):
                 ce = east0 + (i + 0.5) * (east1 - east0) / columns
@@ -147,8 +153,14 @@ class UrbanBackend:
         cells = [(i, j) for i in range(-rings, rings + 1) for j in range(-rings, rings + 1)]
         cells.sort(key=lambda c: math.hypot(c[0] * width, c[1] * height))
         centres = [(here[0] + i * width, here[1] + j * height) for i, j in cells]
-        return [c for c in centres if self.city.observed_fraction(c[0] - width / 2, c[1] - height / 2,
-                                                                 c[0] + width / 2, c[1] + height / 2) < 0.9]
+        return [
+            c
+            for c in centres
+            if self.city.observed_fraction(
+                c[0] - width / 2, c[1] - height / 2, c[0] + width / 2, c[1] + height / 2
+            )
+            < 0.9
+        ]
 
     def locate(self, name: str) -> list[float]:
         """[lat, lon] of a place whose name the map prints (searching views outward from here), or []."""
@@ -194,7 +206,7 @@ class UrbanBackend:
         best_order, best_length = None, math.inf
         for order in itertools.permutations(found):
             stops = [here, *[p for _, p in order]]
-            length = sum(self.city.distance(a, b) for a, b in zip(stops, stops[1:]))
+            length = sum(self.city.distance(a, b) for a, b in itertools.pairwise(stops))
             if length < best_length:
                 best_order, best_length = order, length
         order = best_order or tuple(found)
@@ -221,8 +233,9 @@ class UrbanBackend:
                     log.info("no route to %s on the map as read", goal)
                     return False
             self.close_map()
-            outcome, position, _ = follow(self._step, self.here, self.episode.yaw, route, arrive_m=1.2,
-                                          should_stop=self._new_notice)
+            outcome, position, _ = follow(
+                self._step, self.here, self.episode.yaw, route, arrive_m=1.2, should_stop=self._new_notice
+            )
             if outcome == "arrived":
                 return True
             self.replans += 1

@@ -17,10 +17,17 @@ class RandomAgent:
         try:
             while not episode.done:
                 if self.rng.random() < 0.6:
-                    action = {"action": "sprint" if self.rng.random() < 0.5 else "move", "dir": "forward",
-                              "seconds": round(float(self.rng.uniform(0.5, 2.0)), 2)}
+                    action = {
+                        "action": "sprint" if self.rng.random() < 0.5 else "move",
+                        "dir": "forward",
+                        "seconds": round(float(self.rng.uniform(0.5, 2.0)), 2),
+                    }
                 else:
-                    action = {"action": "look", "yaw": round(float(self.rng.uniform(-150, 150)), 1), "pitch": 0.0}
+                    action = {
+                        "action": "look",
+                        "yaw": round(float(self.rng.uniform(-150, 150)), 1),
+                        "pitch": 0.0,
+                    }
                 episode.act(action)
         except EpisodeOver:
             pass

@@ -6,6 +6,7 @@ one (a closure drawn after it appeared wins). Plans run on the part of the grid 
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -26,8 +27,10 @@ class ObservedMap:
         self.readings: list[MapReading] = []
 
     def _index(self, east: np.ndarray, north: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return (np.floor((HALF_EXTENT_M - north) / RESOLUTION).astype(np.int64),
-                np.floor((east + HALF_EXTENT_M) / RESOLUTION).astype(np.int64))
+        return (
+            np.floor((HALF_EXTENT_M - north) / RESOLUTION).astype(np.int64),
+            np.floor((east + HALF_EXTENT_M) / RESOLUTION).astype(np.int64),
+        )
 
     def add(self, reading: MapReading) -> None:
         camera = reading.camera
@@ -50,16 +53,18 @@ class ObservedMap:
         px = np.floor(camera.width / 2 + (easts - camera.east) / mpp).astype(np.int64)
         inside_r = (py >= 0) & (py < camera.height)
         inside_c = (px >= 0) & (px < camera.width)
-        values = reading.cells[np.clip(py, 0, camera.height - 1)[:, None], np.clip(px, 0, camera.width - 1)[None, :]]
+        values = reading.cells[
+            np.clip(py, 0, camera.height - 1)[:, None], np.clip(px, 0, camera.width - 1)[None, :]
+        ]
         values = np.where(inside_r[:, None] & inside_c[None, :], values, UNKNOWN)
-        window = self.cells[r0:r1 + 1, c0:c1 + 1]
-        self.cells[r0:r1 + 1, c0:c1 + 1] = np.where(values != UNKNOWN, values, window)
+        window = self.cells[r0 : r1 + 1, c0 : c1 + 1]
+        self.cells[r0 : r1 + 1, c0 : c1 + 1] = np.where(values != UNKNOWN, values, window)
         self.readings.append(reading)
 
     def observed_fraction(self, east0: float, north0: float, east1: float, north1: float) -> float:
         r0, c0 = self._index(np.array(min(east0, east1)), np.array(max(north0, north1)))
         r1, c1 = self._index(np.array(max(east0, east1)), np.array(min(north0, north1)))
-        window = self.cells[max(int(r0), 0):int(r1) + 1, max(int(c0), 0):int(c1) + 1]
+        window = self.cells[max(int(r0), 0) : int(r1) + 1, max(int(c0), 0) : int(c1) + 1]
         return float((window != UNKNOWN).mean()) if window.size else 0.0
 
     def grid(self, points: list[Point], margin_m: float = 80.0) -> Grid:
@@ -67,8 +72,10 @@ class ObservedMap:
         east0, east1 = min(p[0] for p in points) - margin_m, max(p[0] for p in points) + margin_m
         north0, north1 = min(p[1] for p in points) - margin_m, max(p[1] for p in points) + margin_m
         r0, c0 = (max(int(v), 0) for v in self._index(np.array(east0), np.array(north1)))
-        r1, c1 = (min(int(v), self.cells.shape[0] - 1) for v in self._index(np.array(east1), np.array(north0)))
-        crop = self.cells[r0:r1 + 1, c0:c1 + 1] == FREE
+        r1, c1 = (
+            min(int(v), self.cells.shape[0] - 1) for v in self._index(np.array(east1), np.array(north0))
+        )
+        crop = self.cells[r0 : r1 + 1, c0 : c1 + 1] == FREE
         return Grid(crop, c0 * RESOLUTION - HALF_EXTENT_M, HALF_EXTENT_M - r0 * RESOLUTION, RESOLUTION)
 
     def plan(self, start: Point, goal: Point, tolerance_m: float = 3.0) -> list[Point]:
@@ -79,4 +86,4 @@ class ObservedMap:
         route = self.plan(start, goal, tolerance_m)
         if not route:
             return math.inf
-        return sum(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(route, route[1:]))
+        return sum(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in itertools.pairwise(route))

@@ -48,7 +48,9 @@ def read_walkability(rgb: np.ndarray) -> np.ndarray:
     index = np.full(keys.shape, -1, np.int32)
     for k, value in enumerate(known_keys):
         index[keys == value] = k
-    closure = keys == ((style.CLOSURE_COLOUR[0] << 16) | (style.CLOSURE_COLOUR[1] << 8) | style.CLOSURE_COLOUR[2])
+    closure = keys == (
+        (style.CLOSURE_COLOUR[0] << 16) | (style.CLOSURE_COLOUR[1] << 8) | style.CLOSURE_COLOUR[2]
+    )
     unknown = (index < 0) & ~closure
     if unknown.any() and (~unknown).any():
         _, (rows, cols) = ndimage.distance_transform_edt(unknown, return_indices=True)
@@ -57,7 +59,7 @@ def read_walkability(rgb: np.ndarray) -> np.ndarray:
     closure = ndimage.binary_dilation(closure, iterations=2)
     cells = np.where(walkable & ~closure, FREE, BLOCKED).astype(np.uint8)
     x, _, width, height = style.LEGEND_BOX
-    cells[rgb.shape[0] - height:, x:x + width] = UNKNOWN
+    cells[rgb.shape[0] - height :, x : x + width] = UNKNOWN
     return cells
 
 
@@ -95,11 +97,14 @@ def _icon_beside(rgb: np.ndarray, left: int, right: int, row: float) -> tuple[fl
         for y0 in range(int(row) - size // 2 - 3, int(row) - size // 2 + 4):
             if x0 < 0 or y0 < 0 or x0 + size > rgb.shape[1] or y0 + size > rgb.shape[0]:
                 continue
-            patch = rgb[y0:y0 + size, x0:x0 + size].astype(np.int32)
+            patch = rgb[y0 : y0 + size, x0 : x0 + size].astype(np.int32)
             frame = np.concatenate([patch[0], patch[-1], patch[:, 0], patch[:, -1]])
             inner = patch[1:-1, 1:-1].reshape(-1, 3)
-            if (np.abs(frame - style.LABEL_INK).max() <= 6 and (inner == inner[0]).all()
-                    and tuple(inner[0]) in _ICON_COLOURS):
+            if (
+                np.abs(frame - style.LABEL_INK).max() <= 6
+                and (inner == inner[0]).all()
+                and tuple(inner[0]) in _ICON_COLOURS
+            ):
                 return (x0 + size / 2, y0 + size / 2)
     return None
 

@@ -34,8 +34,10 @@ Both modes: {"action": "terminate"} when you have arrived or have enough evidenc
 Stay on pavements, crossings and footbridges; never cross a road closure (red on the map, barriers in view).
 Reply with exactly one JSON object: {"observation": "...", "reason": "...", "action": {...}}"""
 
-FINAL = ('Exploration is over. Answer the question with one JSON object: {"answer": "A" | "B" | "C" | "D", '
-         '"reason": "..."}')
+FINAL = (
+    'Exploration is over. Answer the question with one JSON object: {"answer": "A" | "B" | "C" | "D", '
+    '"reason": "..."}'
+)
 
 
 def first_json_object(text: str) -> dict[str, Any]:
@@ -47,7 +49,7 @@ def first_json_object(text: str) -> dict[str, Any]:
             depth += {"{": 1, "}": -1}.get(text[end], 0)
             if depth == 0:
                 try:
-                    value = json.loads(text[start:end + 1])
+                    value = json.loads(text[start : end + 1])
                 except json.JSONDecodeError:
                     break
                 if isinstance(value, dict):
@@ -73,8 +75,11 @@ class MLLMAgent:
         from tango.llm import LLMError, image_content, text_content
 
         user = [text_content(text), image_content(episode.observe())]
-        messages = [{"role": "system", "content": SYSTEM}, *memory[-2 * self.history:],
-                    {"role": "user", "content": user}]
+        messages = [
+            {"role": "system", "content": SYSTEM},
+            *memory[-2 * self.history :],
+            {"role": "user", "content": user},
+        ]
         for _ in range(self.retries + 1):
             try:
                 reply = self.client.complete(messages).text
@@ -86,9 +91,14 @@ class MLLMAgent:
 
                 action = check_action(payload.get("action"), episode.mode)
             except (ValueError, InvalidAction) as error:
-                messages += [{"role": "assistant", "content": reply},
-                             {"role": "user", "content": f"That reply cannot be executed: {error}. Reply with one "
-                                                         "JSON object with observation, reason and action."}]
+                messages += [
+                    {"role": "assistant", "content": reply},
+                    {
+                        "role": "user",
+                        "content": f"That reply cannot be executed: {error}. Reply with one "
+                        "JSON object with observation, reason and action.",
+                    },
+                ]
                 continue
             memory += [{"role": "user", "content": text}, {"role": "assistant", "content": reply}]
             return action
@@ -117,15 +127,27 @@ class MLLMAgent:
             pass
         if episode.task.kind.family == "qa" and episode.answer is None:
             episode.answer = self._final_answer(episode, memory)
-        return AgentOutcome(program_source="mllm", llm_calls=self.client.calls,
-                            prompt_tokens=self.client.prompt_tokens, completion_tokens=self.client.completion_tokens)
+        return AgentOutcome(
+            program_source="mllm",
+            llm_calls=self.client.calls,
+            prompt_tokens=self.client.prompt_tokens,
+            completion_tokens=self.client.completion_tokens,
+        )
 
     def _final_answer(self, episode: UrbanEpisode, memory: list[dict[str, Any]]) -> str | None:
         from tango.llm import LLMError, image_content, text_content
 
-        messages = [{"role": "system", "content": SYSTEM}, *memory[-2 * self.history:],
-                    {"role": "user", "content": [text_content(f"Task:\n{episode.instruction}\n{FINAL}"),
-                                                 image_content(episode.observe())]}]
+        messages = [
+            {"role": "system", "content": SYSTEM},
+            *memory[-2 * self.history :],
+            {
+                "role": "user",
+                "content": [
+                    text_content(f"Task:\n{episode.instruction}\n{FINAL}"),
+                    image_content(episode.observe()),
+                ],
+            },
+        ]
         try:
             payload = first_json_object(self.client.complete(messages).text)
         except (LLMError, ValueError) as error:

@@ -76,6 +76,10 @@ class ProgramAgent:
             program=program.source,
             program_source=source,
             generation=record,
-            extra={"stop_reason": result.stop_reason, "program_error": result.error, "replans": backend.replans,
-                   "map_views": len(backend.city.readings)},
+            extra={
+                "stop_reason": result.stop_reason,
+                "program_error": result.error,
+                "replans": backend.replans,
+                "map_views": len(backend.city.readings),
+            },
         )

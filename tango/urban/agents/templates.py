@@ -65,12 +65,16 @@ def template_program(kind: Kind, instruction: str) -> str:
             place = re.search(r"Where is (.+?) relative", instruction)
             if not place:
                 raise TemplateError("the orientation question names no place")
-            return (f"look_around()\nside = relative_direction({place.group(1)!r})\n"
-                    "answer(choose(options, [side]))\n")
+            return (
+                f"look_around()\nside = relative_direction({place.group(1)!r})\n"
+                "answer(choose(options, [side]))\n"
+            )
         if kind.prefix == "SQ":
-            return ("best = \"\"\nshortest = 1000000\nfor i in range(4):\n    p = locate(options[i])\n"
-                    "    if len(p) == 2:\n        d = walking_distance(p[0], p[1])\n        if d < shortest:\n"
-                    "            shortest = d\n            best = letters[i]\nanswer(best)\n")
+            return (
+                'best = ""\nshortest = 1000000\nfor i in range(4):\n    p = locate(options[i])\n'
+                "    if len(p) == 2:\n        d = walking_distance(p[0], p[1])\n        if d < shortest:\n"
+                "            shortest = d\n            best = letters[i]\nanswer(best)\n"
+            )
         return "seen = look_around()\nanswer(choose(options, seen))\n"
     if kind.family == "place_search" or kind.prefix == "II":
         need = _request(instruction, "Request" if kind.family == "place_search" else "Everyday goal")
@@ -79,14 +83,18 @@ def template_program(kind: Kind, instruction: str) -> str:
         visits = _VISITS.search(instruction)
         if not visits:
             raise TemplateError("the instruction names no places to visit")
-        return (f"stops = plan_visits({_names(visits.group(1))!r})\nfor stop in stops:\n"
-                "    walk_to(stop[0], stop[1])\n")
+        return (
+            f"stops = plan_visits({_names(visits.group(1))!r})\nfor stop in stops:\n"
+            "    walk_to(stop[0], stop[1])\n"
+        )
     if kind.family == "schedule":
         stops = _STOPS.findall(instruction)
         if not stops:
             raise TemplateError("the schedule names no places")
-        return (f"for name in {[s.strip() for s in stops]!r}:\n    place = locate(name)\n    if len(place) == 2:\n"
-                "        walk_to(place[0], place[1])\n")
+        return (
+            f"for name in {[s.strip() for s in stops]!r}:\n    place = locate(name)\n    if len(place) == 2:\n"
+            "        walk_to(place[0], place[1])\n"
+        )
     goal = _GOAL.search(instruction)
     if not goal:
         raise TemplateError("the instruction has no 'Goal:' point")

@@ -12,7 +12,9 @@ from tango.urban.agents.backend import choose as choose_option
 
 TOOLBOX = "urban"
 
-define_toolbox(TOOLBOX, description="City tasks through the UrbanGround API: look, read signs and the map, walk.")
+define_toolbox(
+    TOOLBOX, description="City tasks through the UrbanGround API: look, read signs and the map, walk."
+)
 define_input(TOOLBOX, "options", "list", "The four answer options of a multiple-choice question (texts).")
 define_input(TOOLBOX, "letters", "list", 'The option letters ["A", "B", "C", "D"], in the order of options.')
 

@@ -130,7 +130,9 @@ class District:
     @property
     def bounds(self) -> Rect:
         p = self.params
-        return Rect(-p.road / 2, -p.road / 2, p.blocks * p.pitch + p.road / 2, p.blocks * p.pitch + p.road / 2)
+        return Rect(
+            -p.road / 2, -p.road / 2, p.blocks * p.pitch + p.road / 2, p.blocks * p.pitch + p.road / 2
+        )
 
     def ground(self, x: float, y: float) -> float:
         """Ground height (metres) of the sloping plane at a local point."""
@@ -145,8 +147,12 @@ class District:
 
 def _block_rect(params: Params, i: int, j: int) -> Rect:
     half = params.road / 2
-    return Rect(i * params.pitch + half, j * params.pitch + half, (i + 1) * params.pitch - half,
-                (j + 1) * params.pitch - half)
+    return Rect(
+        i * params.pitch + half,
+        j * params.pitch + half,
+        (i + 1) * params.pitch - half,
+        (j + 1) * params.pitch - half,
+    )
 
 
 def _crossings(district: District, rng: np.random.Generator) -> None:
@@ -231,29 +237,41 @@ def _block_buildings(district: District, i: int, j: int, rng: np.random.Generato
     }
     setback = {face: 0.0 for face in street_of}
     for bridge in district.footbridges:
-        for face, rect in (("north", Rect(block.x0, block.y1 - 1, block.x1, block.y1 + 1)),
-                           ("south", Rect(block.x0, block.y0 - 1, block.x1, block.y0 + 1)),
-                           ("east", Rect(block.x1 - 1, block.y0, block.x1 + 1, block.y1)),
-                           ("west", Rect(block.x0 - 1, block.y0, block.x0 + 1, block.y1))):
+        for face, rect in (
+            ("north", Rect(block.x0, block.y1 - 1, block.x1, block.y1 + 1)),
+            ("south", Rect(block.x0, block.y0 - 1, block.x1, block.y0 + 1)),
+            ("east", Rect(block.x1 - 1, block.y0, block.x1 + 1, block.y1)),
+            ("west", Rect(block.x0 - 1, block.y0, block.x0 + 1, block.y1)),
+        ):
             if any(_overlaps(stairs, rect) for stairs in bridge.stairs):
                 setback[face] = 5.0
-    inner = Rect(block.x0 + s + setback["west"], block.y0 + s + setback["south"],
-                 block.x1 - s - setback["east"], block.y1 - s - setback["north"])
+    inner = Rect(
+        block.x0 + s + setback["west"],
+        block.y0 + s + setback["south"],
+        block.x1 - s - setback["east"],
+        block.y1 - s - setback["north"],
+    )
     for face, depth in setback.items():
         if depth:
             outer = Rect(block.x0 + s, block.y0 + s, block.x1 - s, block.y1 - s)
-            district.forecourts.append({
-                "north": Rect(outer.x0, inner.y1, outer.x1, outer.y1),
-                "south": Rect(outer.x0, outer.y0, outer.x1, inner.y0),
-                "east": Rect(inner.x1, outer.y0, outer.x1, outer.y1),
-                "west": Rect(outer.x0, outer.y0, inner.x0, outer.y1),
-            }[face])
+            district.forecourts.append(
+                {
+                    "north": Rect(outer.x0, inner.y1, outer.x1, outer.y1),
+                    "south": Rect(outer.x0, outer.y0, outer.x1, inner.y0),
+                    "east": Rect(inner.x1, outer.y0, outer.x1, outer.y1),
+                    "west": Rect(outer.x0, outer.y0, inner.x0, outer.y1),
+                }[face]
+            )
     mx, my = (inner.x0 + inner.x1) / 2, (inner.y0 + inner.y1) / 2
     categories = list(CATEGORIES)
     for a in (0, 1):
         for b in (0, 1):
-            lot = Rect(inner.x0 if a == 0 else mx + 0.5, inner.y0 if b == 0 else my + 0.5,
-                       mx - 0.5 if a == 0 else inner.x1, my - 0.5 if b == 0 else inner.y1)
+            lot = Rect(
+                inner.x0 if a == 0 else mx + 0.5,
+                inner.y0 if b == 0 else my + 0.5,
+                mx - 0.5 if a == 0 else inner.x1,
+                my - 0.5 if b == 0 else inner.y1,
+            )
             shade = int(rng.integers(150, 225))
             color = (shade, int(shade * rng.uniform(0.85, 1.0)), int(shade * rng.uniform(0.8, 1.05)) % 256)
             district.buildings.append(Building(lot, float(rng.uniform(12, 45)), color))
@@ -262,15 +280,17 @@ def _block_buildings(district: District, i: int, j: int, rng: np.random.Generato
                 category = categories[int(rng.integers(len(categories)))]
                 (x0, y0), (x1, y1) = segment
                 cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-                district.shops.append(Shop(
-                    name=_shop_name(rng, category, used),
-                    category=category,
-                    street=street,
-                    facade=segment,
-                    normal=normal,
-                    entrance=(cx + 2.0 * normal[0], cy + 2.0 * normal[1]),
-                    label_anchor=_label_anchor(cx, cy, normal, a),
-                ))
+                district.shops.append(
+                    Shop(
+                        name=_shop_name(rng, category, used),
+                        category=category,
+                        street=street,
+                        facade=segment,
+                        normal=normal,
+                        entrance=(cx + 2.0 * normal[0], cy + 2.0 * normal[1]),
+                        label_anchor=_label_anchor(cx, cy, normal, a),
+                    )
+                )
 
 
 def _label_anchor(cx: float, cy: float, normal: tuple[float, float], column: int) -> tuple[float, float]:
@@ -285,8 +305,9 @@ def _overlaps(a: Rect, b: Rect) -> bool:
     return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
 
 
-def generate_district(seed: int = 0, origin: tuple[float, float] = (22.2800, 114.1600),
-                      params: Params = Params()) -> District:
+def generate_district(
+    seed: int = 0, origin: tuple[float, float] = (22.2800, 114.1600), params: Params = Params()
+) -> District:
     """A district from a seed (deterministic): streets, crossings, footbridges, blocks, shops, landmarks."""
     rng = np.random.default_rng(seed)
     slope = (float(rng.uniform(-0.012, 0.012)), float(rng.choice([-1, 1]) * rng.uniform(0.02, 0.035)))
@@ -304,42 +325,64 @@ def generate_district(seed: int = 0, origin: tuple[float, float] = (22.2800, 114
             district.blocks[(i, j)] = _block_rect(params, i, j)
     _crossings(district, rng)
     for road in (district.road(True, arterial_h), district.road(False, arterial_v)):
-        columns = sorted(rng.choice([k for k in range(n) if k not in (arterial_v if road.horizontal
-                                                                       else arterial_h,)], 2, replace=False))
+        columns = sorted(
+            rng.choice(
+                [k for k in range(n) if k not in (arterial_v if road.horizontal else arterial_h,)],
+                2,
+                replace=False,
+            )
+        )
         for k in columns:
             district.footbridges.append(_footbridge(district, road, k * params.pitch + params.pitch / 2 - 4))
     for (i, j), block in district.blocks.items():
         s = params.sidewalk
-        streets = (district.road(True, j).name, district.road(True, j + 1).name,
-                   district.road(False, i).name, district.road(False, i + 1).name)
+        streets = (
+            district.road(True, j).name,
+            district.road(True, j + 1).name,
+            district.road(False, i).name,
+            district.road(False, i + 1).name,
+        )
         district.sidewalks += [
             (Rect(block.x0, block.y0, block.x1, block.y0 + s), streets[0]),
             (Rect(block.x0, block.y1 - s, block.x1, block.y1), streets[1]),
             (Rect(block.x0, block.y0, block.x0 + s, block.y1), streets[2]),
             (Rect(block.x1 - s, block.y0, block.x1, block.y1), streets[3]),
         ]
-    special = [key for key in district.blocks if all(
-        not _overlaps(district.blocks[key], Rect(b.deck.x0 - 20, b.deck.y0 - 20, b.deck.x1 + 20, b.deck.y1 + 20))
-        for b in district.footbridges)]
+    special = [
+        key
+        for key in district.blocks
+        if all(
+            not _overlaps(
+                district.blocks[key], Rect(b.deck.x0 - 20, b.deck.y0 - 20, b.deck.x1 + 20, b.deck.y1 + 20)
+            )
+            for b in district.footbridges
+        )
+    ]
     park_key, plaza_key = (special[int(k)] for k in rng.choice(len(special), 2, replace=False))
     used: set[str] = set()
     for key in sorted(district.blocks):
         block = district.blocks[key]
-        inner = Rect(block.x0 + params.sidewalk, block.y0 + params.sidewalk, block.x1 - params.sidewalk,
-                     block.y1 - params.sidewalk)
+        inner = Rect(
+            block.x0 + params.sidewalk,
+            block.y0 + params.sidewalk,
+            block.x1 - params.sidewalk,
+            block.y1 - params.sidewalk,
+        )
         cx, cy = inner.center
         if key == park_key:
             district.parks.append((inner, "Victoria Park"))
-            district.landmarks.append(Landmark(LANDMARKS["fountain"], "fountain",
-                                               Rect(cx - 4, cy - 4, cx + 4, cy + 4), 3.0))
+            district.landmarks.append(
+                Landmark(LANDMARKS["fountain"], "fountain", Rect(cx - 4, cy - 4, cx + 4, cy + 4), 3.0)
+            )
             for _ in range(14):
                 tx, ty = rng.uniform(inner.x0 + 3, inner.x1 - 3), rng.uniform(inner.y0 + 3, inner.y1 - 3)
                 if abs(tx - cx) > 8 or abs(ty - cy) > 8:
                     district.trees.append((float(tx), float(ty)))
         elif key == plaza_key:
             district.plazas.append((inner, "Clock Tower Square"))
-            district.landmarks.append(Landmark(LANDMARKS["clock_tower"], "clock_tower",
-                                               Rect(cx - 3, cy - 3, cx + 3, cy + 3), 24.0))
+            district.landmarks.append(
+                Landmark(LANDMARKS["clock_tower"], "clock_tower", Rect(cx - 3, cy - 3, cx + 3, cy + 3), 24.0)
+            )
         else:
             _block_buildings(district, *key, rng, used)
     tall = int(rng.integers(len(district.buildings)))

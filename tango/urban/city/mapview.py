@@ -61,8 +61,13 @@ def _surfaces(raster: CityRaster, camera: MapCamera) -> np.ndarray:
     x0 = (camera.east - camera.width / 2 * camera.metres_per_pixel - raster.origin_x) / raster.resolution
     y0 = (raster.top_y - (camera.north + camera.height / 2 * camera.metres_per_pixel)) / raster.resolution
     matrix = np.array([[scale, 0.0, x0 + 0.5 * scale - 0.5], [0.0, scale, y0 + 0.5 * scale - 0.5]])
-    classes = cv2.warpAffine(raster.classes, matrix, (camera.width, camera.height),
-                             flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP, borderValue=0)
+    classes = cv2.warpAffine(
+        raster.classes,
+        matrix,
+        (camera.width, camera.height),
+        flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
+        borderValue=(0,),
+    )
     return _PALETTE[classes]
 
 
@@ -71,7 +76,7 @@ def glyphs(text: str, size: int = style.LABEL_SIZE) -> Image.Image:
     """A label's ink as an 'L' mask (cached: the map draws the same names over and over)."""
     font = style.font(size)
     left, top, right, bottom = font.getbbox(text)
-    mask = Image.new("L", (right - left + 2, bottom - top + 2), 0)
+    mask = Image.new("L", (int(right - left) + 2, int(bottom - top) + 2), 0)
     ImageDraw.Draw(mask).text((1 - left, 1 - top), text, fill=255, font=font)
     return mask
 
@@ -80,12 +85,13 @@ def _in_view(camera: MapCamera, px: float, py: float, margin: float = 0.0) -> bo
     return -margin <= px < camera.width + margin and -margin <= py < camera.height + margin
 
 
-def label_box(shop_normal: tuple[float, float], column_east: bool, px: float, py: float,
-              text_width: int) -> tuple[int, int, int]:
+def label_box(
+    shop_normal: tuple[float, float], column_east: bool, px: float, py: float, text_width: int
+) -> tuple[int, int, int]:
     """(icon left, icon top, text left) of a shop label: the category icon is always centred on the anchor and
     the name runs inward from it (east of the icon for a west face or a western lot, west of it otherwise)."""
     half = style.ICON_SIZE // 2
-    left, top = int(round(px)) - half, int(round(py)) - half
+    left, top = round(px) - half, round(py) - half
     runs_east = shop_normal[0] < 0 or (shop_normal[0] == 0 and not column_east)
     text_left = left + style.ICON_SIZE + 2 if runs_east else left - 2 - text_width
     return left, top, text_left
@@ -104,11 +110,16 @@ def draw_labels(
         if not _in_view(camera, px, py, 120):
             continue
         mask = glyphs(shop.name)
-        left, top, text_left = label_box(shop.normal, shop.label_anchor[0] > _lot_middle(district, shop), px, py,
-                                         mask.width)
-        draw.rectangle((left, top, left + style.ICON_SIZE - 1, top + style.ICON_SIZE - 1), fill=style.LABEL_INK)
-        draw.rectangle((left + 1, top + 1, left + style.ICON_SIZE - 2, top + style.ICON_SIZE - 2),
-                       fill=CATEGORIES[shop.category][2])
+        left, top, text_left = label_box(
+            shop.normal, shop.label_anchor[0] > _lot_middle(district, shop), px, py, mask.width
+        )
+        draw.rectangle(
+            (left, top, left + style.ICON_SIZE - 1, top + style.ICON_SIZE - 1), fill=style.LABEL_INK
+        )
+        draw.rectangle(
+            (left + 1, top + 1, left + style.ICON_SIZE - 2, top + style.ICON_SIZE - 2),
+            fill=CATEGORIES[shop.category][2],
+        )
         image.paste(style.LABEL_INK, (text_left, top + (style.ICON_SIZE - mask.height) // 2), mask)
     for name, (east, north), ink in names:
         px, py = camera.to_pixel(east, north)
@@ -138,8 +149,10 @@ def place_names(district: District) -> list[tuple[str, tuple[float, float], tupl
             point = (along, road.coord) if road.horizontal else (road.coord, along)
             if all(abs(point[0] - d.center[0]) > 25 or abs(point[1] - d.center[1]) > 25 for d in decks):
                 names.append((road.name, point, style.STREET_INK))
-    names += [(landmark.name, (landmark.footprint.center[0], landmark.footprint.y0 - 3.0), style.LABEL_INK)
-              for landmark in district.landmarks]
+    names += [
+        (landmark.name, (landmark.footprint.center[0], landmark.footprint.y0 - 3.0), style.LABEL_INK)
+        for landmark in district.landmarks
+    ]
     names += [(b.name, b.rect.center, style.LABEL_INK) for b in district.buildings if b.name]
     return names
 

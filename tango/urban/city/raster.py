@@ -16,9 +16,24 @@ from tango.urban.city.layout import District, Rect
 RESOLUTION = 0.5
 MARGIN = 10.0
 
-VOID, ROAD, SIDEWALK, CROSSING, BUILDING, PARK, PLAZA, STAIRS, DECK, RAILING, PLANTER, LANDMARK, TREE = range(13)
-CLASS_NAMES = ("void", "road", "sidewalk", "crossing", "building", "park", "plaza", "stairs", "deck", "railing",
-               "planter", "landmark", "tree")
+VOID, ROAD, SIDEWALK, CROSSING, BUILDING, PARK, PLAZA, STAIRS, DECK, RAILING, PLANTER, LANDMARK, TREE = range(
+    13
+)
+CLASS_NAMES = (
+    "void",
+    "road",
+    "sidewalk",
+    "crossing",
+    "building",
+    "park",
+    "plaza",
+    "stairs",
+    "deck",
+    "railing",
+    "planter",
+    "landmark",
+    "tree",
+)
 WALKABLE_CLASSES = (SIDEWALK, CROSSING, PARK, PLAZA, STAIRS, DECK)
 PAVEMENT_CLASSES = (SIDEWALK, CROSSING, PLAZA, STAIRS, DECK)
 
@@ -40,7 +55,9 @@ class CityRaster:
         return np.isin(self.classes, WALKABLE_CLASSES)
 
     def cell(self, x: float, y: float) -> tuple[int, int]:
-        return int(np.floor((self.top_y - y) / self.resolution)), int(np.floor((x - self.origin_x) / self.resolution))
+        return int(np.floor((self.top_y - y) / self.resolution)), int(
+            np.floor((x - self.origin_x) / self.resolution)
+        )
 
     def center(self, row: int, col: int) -> tuple[float, float]:
         return (self.origin_x + (col + 0.5) * self.resolution, self.top_y - (row + 0.5) * self.resolution)
@@ -74,8 +91,8 @@ class _Painter:
         bounds = district.bounds
         self.origin_x = bounds.x0 - MARGIN
         self.top_y = bounds.y1 + MARGIN
-        cols = int(round((bounds.x1 + MARGIN - self.origin_x) / RESOLUTION))
-        rows = int(round((self.top_y - (bounds.y0 - MARGIN)) / RESOLUTION))
+        cols = round((bounds.x1 + MARGIN - self.origin_x) / RESOLUTION)
+        rows = round((self.top_y - (bounds.y0 - MARGIN)) / RESOLUTION)
         self.classes = np.full((rows, cols), VOID, np.uint8)
         self.surface_ids = np.zeros((rows, cols), np.int16)
         self.surfaces = [""]
@@ -85,10 +102,10 @@ class _Painter:
         self.heights = (district.slope[0] * xs[None, :] + district.slope[1] * ys[:, None]).astype(np.float32)
 
     def window(self, rect: Rect) -> tuple[slice, slice]:
-        c0 = int(round((rect.x0 - self.origin_x) / RESOLUTION))
-        c1 = int(round((rect.x1 - self.origin_x) / RESOLUTION))
-        r0 = int(round((self.top_y - rect.y1) / RESOLUTION))
-        r1 = int(round((self.top_y - rect.y0) / RESOLUTION))
+        c0 = round((rect.x0 - self.origin_x) / RESOLUTION)
+        c1 = round((rect.x1 - self.origin_x) / RESOLUTION)
+        r0 = round((self.top_y - rect.y1) / RESOLUTION)
+        r1 = round((self.top_y - rect.y0) / RESOLUTION)
         return slice(max(r0, 0), max(r1, 0)), slice(max(c0, 0), max(c1, 0))
 
     def paint(self, rect: Rect, cls: int, surface: str = "") -> None:
@@ -105,7 +122,7 @@ def rasterize(district: District) -> CityRaster:
     painter.paint(district.bounds, ROAD, "Carriageway")
     for rect, street in district.sidewalks:
         painter.paint(rect, SIDEWALK, f"Footway - {street}")
-    for key, block in district.blocks.items():
+    for block in district.blocks.values():
         s = district.params.sidewalk
         painter.paint(Rect(block.x0 + s, block.y0 + s, block.x1 - s, block.y1 - s), BUILDING, "")
     for rect in district.forecourts:
@@ -131,8 +148,14 @@ def rasterize(district: District) -> CityRaster:
             painter.paint(rect, PLANTER, "")
         painter.paint(bridge.deck, DECK, f"Footbridge over {bridge.street}")
         _raise_footbridge(painter, district, bridge)
-    return CityRaster(painter.classes, painter.heights, painter.surface_ids, painter.surfaces,
-                      painter.origin_x, painter.top_y)
+    return CityRaster(
+        painter.classes,
+        painter.heights,
+        painter.surface_ids,
+        painter.surfaces,
+        painter.origin_x,
+        painter.top_y,
+    )
 
 
 def deck_height(district: District, bridge_deck: Rect) -> float:

@@ -37,7 +37,7 @@ def _box(rect: Rect, bottom: float, top: float, colour: tuple[int, int, int]) ->
     box = trimesh.creation.box(extents=[rect.x1 - rect.x0, top - bottom, rect.y1 - rect.y0])
     cx, cy = rect.center
     box.apply_translation([cx, (top + bottom) / 2, -cy])
-    box.visual.face_colors = [*colour, 255]
+    box.visual = trimesh.visual.ColorVisuals(box, face_colors=[*colour, 255])
     return box
 
 
@@ -45,19 +45,26 @@ def _slab(district: District, rect: Rect, raise_by: float, colour: tuple[int, in
     """A quad following the ground plane over a rectangle, raised a little (pavements above the road)."""
     corners = [(rect.x0, rect.y0), (rect.x1, rect.y0), (rect.x1, rect.y1), (rect.x0, rect.y1)]
     vertices = [[x, district.ground(x, y) + raise_by, -y] for x, y in corners]
-    mesh = trimesh.Trimesh(vertices=vertices, faces=[[0, 1, 2], [0, 2, 3]], process=False)
-    mesh.visual.face_colors = [*colour, 255]
-    return mesh
+    return trimesh.Trimesh(
+        vertices=vertices, faces=[[0, 1, 2], [0, 2, 3]], face_colors=[[*colour, 255]] * 2, process=False
+    )
 
 
-def _sign_quad(center: np.ndarray, normal: np.ndarray, half_w: float, half_h: float, cell: AtlasCell,
-               atlas: Image.Image) -> trimesh.Trimesh:
+def _sign_quad(
+    center: np.ndarray, normal: np.ndarray, half_w: float, half_h: float, cell: AtlasCell, atlas: Image.Image
+) -> trimesh.Trimesh:
     up = np.array([0.0, 1.0, 0.0])
     right = np.cross(-normal, up)
-    vertices = [center - right * half_w - up * half_h, center + right * half_w - up * half_h,
-                center + right * half_w + up * half_h, center - right * half_w + up * half_h]
+    vertices = [
+        center - right * half_w - up * half_h,
+        center + right * half_w - up * half_h,
+        center + right * half_w + up * half_h,
+        center - right * half_w + up * half_h,
+    ]
     uv = [[cell.u0, cell.v0], [cell.u1, cell.v0], [cell.u1, cell.v1], [cell.u0, cell.v1]]
-    material = trimesh.visual.material.PBRMaterial(baseColorTexture=atlas, baseColorFactor=[255, 255, 255, 255])
+    material = trimesh.visual.material.PBRMaterial(
+        baseColorTexture=atlas, baseColorFactor=[255, 255, 255, 255]
+    )
     visual = trimesh.visual.TextureVisuals(uv=np.array(uv), material=material)
     return trimesh.Trimesh(vertices=vertices, faces=[[0, 1, 2], [0, 2, 3]], visual=visual, process=False)
 
@@ -68,12 +75,17 @@ def _footbridges(district: District, parts: list[trimesh.Trimesh]) -> None:
         top = deck_height(district, bridge.deck)
         parts.append(_box(bridge.deck, top - 0.5, top, (200, 150, 90)))
         for side in (0, 1):
-            edge = (Rect(bridge.deck.x0, bridge.deck.y0, bridge.deck.x0 + 0.15, bridge.deck.y1)
-                    if bridge.horizontal_road else
-                    Rect(bridge.deck.x0, bridge.deck.y0, bridge.deck.x1, bridge.deck.y0 + 0.15))
+            edge = (
+                Rect(bridge.deck.x0, bridge.deck.y0, bridge.deck.x0 + 0.15, bridge.deck.y1)
+                if bridge.horizontal_road
+                else Rect(bridge.deck.x0, bridge.deck.y0, bridge.deck.x1, bridge.deck.y0 + 0.15)
+            )
             if side:
-                edge = (Rect(bridge.deck.x1 - 0.15, edge.y0, bridge.deck.x1, edge.y1) if bridge.horizontal_road
-                        else Rect(edge.x0, bridge.deck.y1 - 0.15, edge.x1, bridge.deck.y1))
+                edge = (
+                    Rect(bridge.deck.x1 - 0.15, edge.y0, bridge.deck.x1, edge.y1)
+                    if bridge.horizontal_road
+                    else Rect(edge.x0, bridge.deck.y1 - 0.15, edge.x1, bridge.deck.y1)
+                )
             parts.append(_box(edge, top, top + 1.1, (70, 60, 55)))
         for stairs in bridge.stairs:
             steps = 14
@@ -114,8 +126,12 @@ def _landmarks(district: District, parts: list[trimesh.Trimesh]) -> None:
             parts += [basin, spout]
         else:
             parts.append(_box(landmark.footprint, ground - 0.5, ground + landmark.height, (170, 120, 90)))
-            roof = Rect(landmark.footprint.x0 - 0.5, landmark.footprint.y0 - 0.5, landmark.footprint.x1 + 0.5,
-                        landmark.footprint.y1 + 0.5)
+            roof = Rect(
+                landmark.footprint.x0 - 0.5,
+                landmark.footprint.y0 - 0.5,
+                landmark.footprint.x1 + 0.5,
+                landmark.footprint.y1 + 0.5,
+            )
             parts.append(_box(roof, ground + landmark.height, ground + landmark.height + 1.5, (90, 60, 50)))
     for tx, ty in district.trees:
         ground = district.ground(tx, ty)
@@ -178,12 +194,17 @@ def build_scene(district: District) -> tuple[trimesh.Scene, dict[int, SignEntry]
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         n = np.array([shop.normal[0], 0.0, -shop.normal[1]])
         ground = district.ground(cx + 2 * shop.normal[0], cy + 2 * shop.normal[1]) + CURB
-        awning = Rect(min(cx, cx + 0.9 * shop.normal[0]) - (4.0 if shop.normal[1] else 0.0),
-                      min(cy, cy + 0.9 * shop.normal[1]) - (4.0 if shop.normal[0] else 0.0),
-                      max(cx, cx + 0.9 * shop.normal[0]) + (4.0 if shop.normal[1] else 0.0),
-                      max(cy, cy + 0.9 * shop.normal[1]) + (4.0 if shop.normal[0] else 0.0))
-        scene.add_geometry(_box(awning, ground + 2.6, ground + 2.75, CATEGORIES[shop.category][2]),
-                           node_name=f"awning_{number}", geom_name=f"awning_{number}")
+        awning = Rect(
+            min(cx, cx + 0.9 * shop.normal[0]) - (4.0 if shop.normal[1] else 0.0),
+            min(cy, cy + 0.9 * shop.normal[1]) - (4.0 if shop.normal[0] else 0.0),
+            max(cx, cx + 0.9 * shop.normal[0]) + (4.0 if shop.normal[1] else 0.0),
+            max(cy, cy + 0.9 * shop.normal[1]) + (4.0 if shop.normal[0] else 0.0),
+        )
+        scene.add_geometry(
+            _box(awning, ground + 2.6, ground + 2.75, CATEGORIES[shop.category][2]),
+            node_name=f"awning_{number}",
+            geom_name=f"awning_{number}",
+        )
         # the board sits high enough to be seen over the awning from the shop's entrance, 2 m out
         center = np.array([cx, ground + 4.4, -cy]) + n * 0.12
         quad = _sign_quad(center, n, 4.0, 0.75, cells[number], atlas)
@@ -194,11 +215,18 @@ def build_scene(district: District) -> tuple[trimesh.Scene, dict[int, SignEntry]
     return scene, index
 
 
-def _landmark_plaques(district: District, scene: trimesh.Scene, cells: list[AtlasCell], atlas: Image.Image,
-                      index: dict[int, SignEntry]) -> None:
+def _landmark_plaques(
+    district: District,
+    scene: trimesh.Scene,
+    cells: list[AtlasCell],
+    atlas: Image.Image,
+    index: dict[int, SignEntry],
+) -> None:
     first = len(district.shops)
-    plaques = [(lm.name, lm.footprint, lm.height * 0.6 if lm.kind != "fountain" else 2.0) for lm in
-               district.landmarks]
+    plaques = [
+        (lm.name, lm.footprint, lm.height * 0.6 if lm.kind != "fountain" else 2.0)
+        for lm in district.landmarks
+    ]
     tower = next((b for b in district.buildings if b.name), None)
     if tower is not None:
         plaques.append((tower.name, tower.rect, tower.height - 4.0))

@@ -6,6 +6,7 @@ Each sign is white text on its category's colour, sized to fill the cell, drawn 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -24,7 +25,7 @@ class AtlasCell:
     v1: float
 
 
-def _fit_font(draw: ImageDraw.ImageDraw, text: str) -> tuple[object, tuple[int, int, int, int]]:
+def _fit_font(draw: ImageDraw.ImageDraw, text: str) -> tuple[Any, tuple[float, float, float, float]]:
     for size in range(40, 9, -2):
         candidate = font(size)
         box = draw.textbbox((0, 0), text, font=candidate)
@@ -48,11 +49,16 @@ def build_atlas(signs: list[tuple[str, tuple[int, int, int]]]) -> tuple[Image.Im
         x0, y0 = col * CELL_W, row * CELL_H
         background = tuple(int(c * 0.55) for c in colour)
         draw.rectangle((x0, y0, x0 + CELL_W - 1, y0 + CELL_H - 1), fill=(*background, 255))
-        draw.rectangle((x0 + 2, y0 + 2, x0 + CELL_W - 3, y0 + CELL_H - 3), outline=(255, 255, 255, 255), width=2)
+        draw.rectangle(
+            (x0 + 2, y0 + 2, x0 + CELL_W - 3, y0 + CELL_H - 3), outline=(255, 255, 255, 255), width=2
+        )
         face, box = _fit_font(draw, text)
         tx = x0 + (CELL_W - (box[2] - box[0])) / 2 - box[0]
         ty = y0 + (CELL_H - (box[3] - box[1])) / 2 - box[1]
         draw.text((tx, ty), text, fill=(255, 255, 255, 255), font=face)  # type: ignore[arg-type]
-        cells.append(AtlasCell(x0 / atlas.width, 1 - (y0 + CELL_H) / height, (x0 + CELL_W) / atlas.width,
-                               1 - y0 / height))
+        cells.append(
+            AtlasCell(
+                x0 / atlas.width, 1 - (y0 + CELL_H) / height, (x0 + CELL_W) / atlas.width, 1 - y0 / height
+            )
+        )
     return atlas, cells

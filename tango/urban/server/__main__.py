@@ -20,7 +20,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1", help="a loopback address (the server refuses others)")
     parser.add_argument("--city", default="", help="city folder (city.json + task/); empty: seed 0, no tasks")
     parser.add_argument("--seed", type=int, default=0, help="district seed when no --city is given")
-    parser.add_argument("--token", default=os.environ.get("URBAN_TOKEN", ""), help="require this bearer token")
+    parser.add_argument(
+        "--token", default=os.environ.get("URBAN_TOKEN", ""), help="require this bearer token"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     from tango.threads import pin_threads
@@ -34,7 +36,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     host, port = server.server_address[:2]
-    print(f"listening on http://{host}:{port}", flush=True)
+    name = host.decode() if isinstance(host, bytes) else str(host)
+    print(f"listening on http://{name}:{port}", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

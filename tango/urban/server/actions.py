@@ -14,8 +14,9 @@ from tango.urban.city.mapstyle import MAX_SPAN_M, MIN_SPAN_M
 from tango.urban.server.world import WEATHERS, ActionError, World
 
 FIRST_PERSON = frozenset({"move", "sprint", "look", "jump"})
-MAP_ONLY = frozenset({"map_select", "map_pan", "map_zoom", "map_orbit", "identify_location", "map_teleport",
-                      "close_map"})
+MAP_ONLY = frozenset(
+    {"map_select", "map_pan", "map_zoom", "map_orbit", "identify_location", "map_teleport", "close_map"}
+)
 NOT_OFFERED = frozenset({"navigate", "clear_route"})
 DIRECTIONS = ("forward", "backward", "left", "right")
 
@@ -35,7 +36,9 @@ def describe_point(world: World, east: float, north: float) -> str:
     """What the map knows at a point: the nearest shop or landmark within 20 m, the surface, coordinates."""
     lat, lon = world.district.frame.to_geo(east, north)
     parts = [f"{lat:.6f},{lon:.6f}"]
-    places = [(shop.name, shop.category.replace("_", " "), shop.label_anchor) for shop in world.district.shops]
+    places = [
+        (shop.name, shop.category.replace("_", " "), shop.label_anchor) for shop in world.district.shops
+    ]
     places += [(lm.name, "landmark", lm.footprint.center) for lm in world.district.landmarks]
     nearest = min(places, key=lambda p: math.hypot(p[2][0] - east, p[2][1] - north))
     if math.hypot(nearest[2][0] - east, nearest[2][1] - north) <= 20.0:
@@ -46,8 +49,9 @@ def describe_point(world: World, east: float, north: float) -> str:
     return ": ".join(parts[:1]) + (": " + ", ".join(parts[1:]) if len(parts) > 1 else "")
 
 
-def perform(world: World, action: Any, on_substep: Callable[[float], None] | None = None,
-            pedestrian_seed: int = 0) -> str:
+def perform(
+    world: World, action: Any, on_substep: Callable[[float], None] | None = None, pedestrian_seed: int = 0
+) -> str:
     """Apply one action; ActionError (with the reason) when the app would refuse it."""
     if not isinstance(action, dict) or not isinstance(action.get("action"), str):
         raise ActionError('an action is one JSON object with a string "action" field')
@@ -65,12 +69,20 @@ def perform(world: World, action: Any, on_substep: Callable[[float], None] | Non
         if direction not in DIRECTIONS:
             raise ActionError(f"{name}: dir must be one of {list(DIRECTIONS)}, got {direction!r}")
         seconds = min(10.0, max(0.0, _number(action, "seconds", 0.5)))
-        covered = world.move(direction, seconds, name == "sprint", _number(action, "yaw_rate", 0.0),
-                             _number(action, "pitch_rate", 0.0), on_substep)
+        covered = world.move(
+            direction,
+            seconds,
+            name == "sprint",
+            _number(action, "yaw_rate", 0.0),
+            _number(action, "pitch_rate", 0.0),
+            on_substep,
+        )
         return f"{name}: {direction} for {seconds:g}s ({covered:.1f} m)"
     if name == "look":
-        world.look(max(-180.0, min(180.0, _number(action, "yaw", 0.0))),
-                   max(-90.0, min(90.0, _number(action, "pitch", 0.0))))
+        world.look(
+            max(-180.0, min(180.0, _number(action, "yaw", 0.0))),
+            max(-90.0, min(90.0, _number(action, "pitch", 0.0))),
+        )
         return f"look: yaw {action.get('yaw', 0)}, pitch {action.get('pitch', 0)}"
     if name == "jump":
         world.advance(0.8)

@@ -7,6 +7,7 @@ server's oracle endpoint serves it, for components that are named oracles.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -53,8 +54,10 @@ def daylight(clock_s: float, weather: str) -> Daylight:
         light = Daylight(0.32, (0.75, 0.85, 1.15), (14, 18, 38))
     if weather in ("cloudy", "overcast", "rainy", "thunderstorm"):
         grey = {"cloudy": 0.9, "overcast": 0.8, "rainy": 0.7, "thunderstorm": 0.55}[weather]
-        sky = tuple(int(c * grey * 0.8 + 70 * grey) for c in (140, 145, 150))
-        light = Daylight(light.brightness * grey, light.tint, sky if light.brightness > 0.5 else light.sky)
+        r, g, b = (int(c * grey * 0.8 + 70 * grey) for c in (140, 145, 150))
+        light = Daylight(
+            light.brightness * grey, light.tint, (r, g, b) if light.brightness > 0.5 else light.sky
+        )
     return light
 
 
@@ -73,8 +76,9 @@ class FirstPersonCamera:
             ctx = next(iter(self._renderers.values())).ctx if self._renderers else None
             if len(self._renderers) >= 4:
                 self._renderers.pop(next(iter(self._renderers))).release()
-            self._renderers[key] = Renderer(self.scene, width, height, HFOV_DEG, 0.1, FAR_M,
-                                            sensors=("rgb", "depth"), ctx=ctx)
+            self._renderers[key] = Renderer(
+                self.scene, width, height, HFOV_DEG, 0.1, FAR_M, sensors=("rgb", "depth"), ctx=ctx
+            )
         return self._renderers[key]
 
     def render(self, world: World, width: int = 640, height: int = 480) -> np.ndarray:
@@ -92,8 +96,9 @@ class FirstPersonCamera:
             _draw_pedestrians(rgb, depth, projector, world)
         return self._light(rgb, depth, world)
 
-    def visible_signs(self, world: World, width: int = 640, height: int = 480,
-                      min_px: float = LEGIBLE_PX) -> list[dict[str, object]]:
+    def visible_signs(
+        self, world: World, width: int = 640, height: int = 480, min_px: float = LEGIBLE_PX
+    ) -> list[dict[str, object]]:
         """Signs and landmark plaques legible in the current view (ground truth from instance ids): the board is
         at least `min_px` tall on screen (1.6 times that in rain or darkness)."""
         renderer = self._renderer(width, height)
@@ -103,8 +108,11 @@ class FirstPersonCamera:
         finally:
             renderer.sensors = ("rgb", "depth")
         assert frame.semantic is not None and frame.depth is not None
-        needed = min_px * (1.6 if WEATHERS[world.weather] > 0 or daylight(world.clock_s, world.weather)
-                               .brightness < 0.5 else 1.0)
+        needed = min_px * (
+            1.6
+            if WEATHERS[world.weather] > 0 or daylight(world.clock_s, world.weather).brightness < 0.5
+            else 1.0
+        )
         focal = width / 2 / math.tan(math.radians(HFOV_DEG) / 2)
         seen = []
         for instance in np.unique(frame.semantic):
@@ -115,14 +123,16 @@ class FirstPersonCamera:
             if rows.max() - rows.min() + 1 < needed:
                 continue
             center = (cols.min() + cols.max()) / 2
-            seen.append({
-                "text": entry.text,
-                "kind": entry.kind,
-                "category": entry.category,
-                "bearing_deg": round(math.degrees(math.atan((center - width / 2) / focal)), 2),
-                "distance_m": round(float(np.median(frame.depth[rows, cols])), 2),
-                "box": [int(cols.min()), int(rows.min()), int(cols.max()), int(rows.max())],
-            })
+            seen.append(
+                {
+                    "text": entry.text,
+                    "kind": entry.kind,
+                    "category": entry.category,
+                    "bearing_deg": round(math.degrees(math.atan((center - width / 2) / focal)), 2),
+                    "distance_m": round(float(np.median(frame.depth[rows, cols])), 2),
+                    "box": [int(cols.min()), int(rows.min()), int(cols.max()), int(rows.max())],
+                }
+            )
         return sorted(seen, key=lambda item: float(item["distance_m"]))  # type: ignore[arg-type]
 
     def _light(self, rgb: np.ndarray, depth: np.ndarray, world: World) -> np.ndarray:
@@ -141,7 +151,7 @@ class FirstPersonCamera:
         return out
 
     def _rain(self, image: np.ndarray, intensity: float, tick: int) -> np.ndarray:
-        key = image.shape[:2]
+        key = (int(image.shape[0]), int(image.shape[1]))
         if key not in self._streaks:
             rng = np.random.default_rng(0)
             layers = []
@@ -149,7 +159,7 @@ class FirstPersonCamera:
                 layer = np.zeros(key, np.uint8)
                 for _ in range(int(key[0] * key[1] / 900)):
                     x, y = int(rng.integers(key[1])), int(rng.integers(key[0]))
-                    cv2.line(layer, (x, y), (x - 3, y + 14), 255, 1)
+                    cv2.line(layer, (x, y), (x - 3, y + 14), (255,), 1)
                 layers.append(layer)
             self._streaks[key] = layers
         streaks = self._streaks[key][tick % 4].astype(np.float32)[..., None] / 255.0 * 0.45 * intensity
@@ -167,7 +177,11 @@ class _Projector:
         p = self.view @ np.array([east, up, -north, 1.0])
         if -p[2] < 0.3:
             return None
-        return (self.width / 2 + self.focal * p[0] / -p[2], self.height / 2 - self.focal * p[1] / -p[2], -p[2])
+        return (
+            self.width / 2 + self.focal * p[0] / -p[2],
+            self.height / 2 - self.focal * p[1] / -p[2],
+            -p[2],
+        )
 
 
 def _paint(rgb: np.ndarray, depth: np.ndarray, polygon: np.ndarray, at_depth: float, colour: tuple) -> None:
@@ -177,25 +191,30 @@ def _paint(rgb: np.ndarray, depth: np.ndarray, polygon: np.ndarray, at_depth: fl
     if x1 < x0 or y1 < y0:
         return
     mask = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
-    cv2.fillPoly(mask, [np.round(polygon - (x0, y0)).astype(np.int32)], 1)
-    patch = depth[y0:y1 + 1, x0:x1 + 1]
+    cv2.fillPoly(mask, [np.round(polygon - (x0, y0)).astype(np.int32)], (1,))
+    patch = depth[y0 : y1 + 1, x0 : x1 + 1]
     visible = (mask > 0) & ((patch <= 0) | (patch > at_depth))
-    rgb[y0:y1 + 1, x0:x1 + 1][visible] = colour
+    rgb[y0 : y1 + 1, x0 : x1 + 1][visible] = colour
 
 
-def _draw_barrier(rgb: np.ndarray, depth: np.ndarray, projector: _Projector, world: World,
-                  line: list[tuple[float, float]]) -> None:
+def _draw_barrier(
+    rgb: np.ndarray, depth: np.ndarray, projector: _Projector, world: World, line: list[tuple[float, float]]
+) -> None:
     """A red-and-white road-closure barrier, 1.1 m tall, along the closure line (1 m pieces)."""
-    for (ax, ay), (bx, by) in zip(line, line[1:]):
+    for (ax, ay), (bx, by) in itertools.pairwise(line):
         length = math.hypot(bx - ax, by - ay)
-        pieces = max(1, int(math.ceil(length)))
+        pieces = max(1, math.ceil(length))
         for k in range(pieces):
             t0, t1 = k / pieces, (k + 1) / pieces
             p0 = (ax + (bx - ax) * t0, ay + (by - ay) * t0)
             p1 = (ax + (bx - ax) * t1, ay + (by - ay) * t1)
             g0, g1 = world.raster.height_at(*p0), world.raster.height_at(*p1)
-            corners = [projector.project(p0[0], g0 + 0.2, p0[1]), projector.project(p1[0], g1 + 0.2, p1[1]),
-                       projector.project(p1[0], g1 + 1.1, p1[1]), projector.project(p0[0], g0 + 1.1, p0[1])]
+            corners = [
+                projector.project(p0[0], g0 + 0.2, p0[1]),
+                projector.project(p1[0], g1 + 0.2, p1[1]),
+                projector.project(p1[0], g1 + 1.1, p1[1]),
+                projector.project(p0[0], g0 + 1.1, p0[1]),
+            ]
             if any(c is None for c in corners):
                 continue
             polygon = np.array([(c[0], c[1]) for c in corners if c is not None])
@@ -213,10 +232,20 @@ def _draw_pedestrians(rgb: np.ndarray, depth: np.ndarray, projector: _Projector,
         if feet is None or head is None:
             continue
         half = 0.25 * projector.focal / feet[2]
-        body = np.array([(feet[0] - half, feet[1]), (feet[0] + half, feet[1]), (head[0] + half, head[1] + half * 1.6),
-                         (head[0] - half, head[1] + half * 1.6)])
+        body = np.array(
+            [
+                (feet[0] - half, feet[1]),
+                (feet[0] + half, feet[1]),
+                (head[0] + half, head[1] + half * 1.6),
+                (head[0] - half, head[1] + half * 1.6),
+            ]
+        )
         _paint(rgb, depth, body, feet[2], tuple(int(c) for c in colour))
         radius = half * 0.8
-        face = np.array([(head[0] + radius * math.cos(a), head[1] + radius * (1 + math.sin(a)))
-                         for a in np.linspace(0, 2 * math.pi, 10)])
+        face = np.array(
+            [
+                (head[0] + radius * math.cos(a), head[1] + radius * (1 + math.sin(a)))
+                for a in np.linspace(0, 2 * math.pi, 10)
+            ]
+        )
         _paint(rgb, depth, face, feet[2], (225, 190, 160))

@@ -19,11 +19,33 @@ from tango.urban.server.world import ActionError
 
 log = logging.getLogger(__name__)
 SERVICE = "tango-urban-standin"
-ENDPOINTS = ["/health", "/state", "/profile", "/screenshot", "/task", "/tileset_source", "/action",
-             "/task/enter", "/task/exit", "/stats/reset", "/oracle/visible_signs"]
-PROFILE = {"ok": True, "name": "Alex Chan", "gender": "unspecified", "age": 34, "occupation": "office worker",
-           "hunger": 0.2, "fatigue": 0.1, "activity": "walking", "balance": 500.0, "income_today": 0.0,
-           "total_income": 0.0, "hourly_wage": 80.0}
+ENDPOINTS = [
+    "/health",
+    "/state",
+    "/profile",
+    "/screenshot",
+    "/task",
+    "/tileset_source",
+    "/action",
+    "/task/enter",
+    "/task/exit",
+    "/stats/reset",
+    "/oracle/visible_signs",
+]
+PROFILE = {
+    "ok": True,
+    "name": "Alex Chan",
+    "gender": "unspecified",
+    "age": 34,
+    "occupation": "office worker",
+    "hunger": 0.2,
+    "fatigue": 0.1,
+    "activity": "walking",
+    "balance": 500.0,
+    "income_today": 0.0,
+    "total_income": 0.0,
+    "hourly_wage": 80.0,
+}
 
 
 class ServerConfigError(ValueError):
@@ -98,10 +120,10 @@ class _Handler(BaseHTTPRequestHandler):
         except json.JSONDecodeError as error:
             raise ActionError(f"request body is not JSON: {error.msg}") from None
 
-    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+    def do_GET(self) -> None:
         self._dispatch("GET")
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         self._dispatch("POST")
 
     def _dispatch(self, method: str) -> None:
@@ -114,15 +136,19 @@ class _Handler(BaseHTTPRequestHandler):
             self._route(method, url.path.rstrip("/") or "/", query, body)
         except ActionError as error:
             self._json(HTTPStatus.BAD_REQUEST, {"ok": False, "error": str(error)})
-        except Exception as error:  # noqa: BLE001  (a server fault becomes a 500 with its reason, not a dead server)
+        except Exception as error:
             log.exception("request %s %s failed", method, self.path)
-            self._json(HTTPStatus.INTERNAL_SERVER_ERROR, {"ok": False, "error": f"{type(error).__name__}: {error}"})
+            self._json(
+                HTTPStatus.INTERNAL_SERVER_ERROR, {"ok": False, "error": f"{type(error).__name__}: {error}"}
+            )
 
     def _route(self, method: str, path: str, query: dict[str, list[str]], body: Any) -> None:
         standin = self.server.standin
         world = standin.world
         if method == "GET" and path in ("/", "/health"):
-            self._json(HTTPStatus.OK, {"ok": True, "service": SERVICE, "status": "ready", "endpoints": ENDPOINTS})
+            self._json(
+                HTTPStatus.OK, {"ok": True, "service": SERVICE, "status": "ready", "endpoints": ENDPOINTS}
+            )
         elif method == "GET" and path == "/state":
             self._json(HTTPStatus.OK, world.state())
         elif method == "GET" and path == "/profile":
@@ -130,29 +156,48 @@ class _Handler(BaseHTTPRequestHandler):
         elif method == "GET" and path == "/task":
             self._json(HTTPStatus.OK, world.task_info())
         elif method == "GET" and path == "/tileset_source":
-            self._json(HTTPStatus.OK, {"ok": True, "probe_completed": True, "internal_reachable": False,
-                                       "source": "procedural stand-in", "probe_latency_ms": 0.0,
-                                       "internal_base_url": "", "config_file": "", "config_status": "none",
-                                       "tilesets": {"f2": "", "building": "", "infrastructure": ""}})
+            self._json(
+                HTTPStatus.OK,
+                {
+                    "ok": True,
+                    "probe_completed": True,
+                    "internal_reachable": False,
+                    "source": "procedural stand-in",
+                    "probe_latency_ms": 0.0,
+                    "internal_base_url": "",
+                    "config_file": "",
+                    "config_status": "none",
+                    "tilesets": {"f2": "", "building": "", "infrastructure": ""},
+                },
+            )
         elif method == "GET" and path == "/screenshot":
             fmt = "png" if query.get("format", ["jpg"])[0].lower() == "png" else "jpg"
-            image = standin.screenshot(_int(query, "width", 640, 16, 4096), _int(query, "height", 480, 16, 4096),
-                                       fmt, _int(query, "quality", 85, 1, 100))
+            image = standin.screenshot(
+                _int(query, "width", 640, 16, 4096),
+                _int(query, "height", 480, 16, 4096),
+                fmt,
+                _int(query, "quality", 85, 1, 100),
+            )
             self._send(HTTPStatus.OK, image, "image/png" if fmt == "png" else "image/jpeg")
         elif method == "GET" and path == "/oracle/visible_signs":
             if world.mode != "first_person":
                 raise ActionError("visible signs are read from the first-person view; close_map first")
             self._json(HTTPStatus.OK, {"ok": True, "signs": standin.camera.visible_signs(world)})
         elif method == "POST" and path == "/action":
-            reply = standin.act(body, image=query.get("image", ["0"])[0] in ("1", "true"),
-                                interval=_float(query, "interval", 0.0),
-                                max_frames=_int(query, "max_frames", 60, 1, 600))
+            reply = standin.act(
+                body,
+                image=query.get("image", ["0"])[0] in ("1", "true"),
+                interval=_float(query, "interval", 0.0),
+                max_frames=_int(query, "max_frames", 60, 1, 600),
+            )
             self._json(HTTPStatus.OK, reply)
         elif method == "POST" and path == "/task/enter":
             if not isinstance(body, dict) or not body.get("id"):
                 raise ActionError('task/enter needs {"id": "<task id>"}')
             task = world.enter_task(str(body["id"]))
-            self._json(HTTPStatus.OK, {"ok": True, "action": f"enter_task: {task.id}", "task": world.task_info()})
+            self._json(
+                HTTPStatus.OK, {"ok": True, "action": f"enter_task: {task.id}", "task": world.task_info()}
+            )
         elif method == "POST" and path == "/task/exit":
             world.exit_task()
             self._json(HTTPStatus.OK, {"ok": True, "action": "exit_task"})

@@ -24,8 +24,13 @@ class LaunchError(RuntimeError):
 class ServerProcess:
     """`python -m tango.urban.server --port 0 --city DIR` with its URL once started."""
 
-    def __init__(self, city_dir: str | Path, token: str = "", log_path: str | Path | None = None,
-                 startup_timeout_s: float = 180.0) -> None:
+    def __init__(
+        self,
+        city_dir: str | Path,
+        token: str = "",
+        log_path: str | Path | None = None,
+        startup_timeout_s: float = 180.0,
+    ) -> None:
         self.city_dir = str(city_dir)
         self.token = token
         self.log_path = Path(log_path) if log_path else None
@@ -47,7 +52,9 @@ class ServerProcess:
         if self.log_path is not None:
             self.log_path.parent.mkdir(parents=True, exist_ok=True)
             log_file = self.log_path.open("a", encoding="utf-8")
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log_file, text=True, bufsize=1)
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=log_file, text=True, bufsize=1
+        )
         self.starts += 1
         lines: queue.Queue[str] = queue.Queue()
         assert self.process.stdout is not None
@@ -58,7 +65,9 @@ class ServerProcess:
                 line = lines.get(timeout=0.5)
             except queue.Empty:
                 if self.process.poll() is not None:
-                    raise LaunchError(f"stand-in server exited with {self.process.returncode}: {self._tail()}")
+                    raise LaunchError(
+                        f"stand-in server exited with {self.process.returncode}: {self._tail()}"
+                    )
                 continue
             if line.startswith("listening on "):
                 self.url = line.split("listening on ", 1)[1].strip()
@@ -67,7 +76,9 @@ class ServerProcess:
                 log.info("stand-in server %s (pid %d)", self.url, self.process.pid)
                 return self.url
         self.stop()
-        raise LaunchError(f"stand-in server gave no address within {self.startup_timeout_s:.0f}s: {self._tail()}")
+        raise LaunchError(
+            f"stand-in server gave no address within {self.startup_timeout_s:.0f}s: {self._tail()}"
+        )
 
     def ensure(self) -> str:
         """The URL of a running server, starting a new one when the last one died."""

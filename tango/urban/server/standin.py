@@ -62,8 +62,9 @@ def data_url(image: bytes, fmt: str = "jpg") -> str:
 class StandIn:
     """Everything the HTTP layer serves; not thread-safe (the server serialises requests)."""
 
-    def __init__(self, seed: int = 0, origin: tuple[float, float] = (22.28, 114.16),
-                 task_dir: str | Path | None = None) -> None:
+    def __init__(
+        self, seed: int = 0, origin: tuple[float, float] = (22.28, 114.16), task_dir: str | Path | None = None
+    ) -> None:
         self.seed = seed
         self.district = generate_district(seed, origin)
         self.raster = rasterize(self.district)
@@ -89,14 +90,24 @@ class StandIn:
             camera.width, camera.height = width, height
             closures = [line for _, line in world.active_closures()]
             markers = [(east, north) for _, east, north in world.task.markers] if world.task else []
-            return render_map(self.raster, self.district, camera, (world.east, world.north, world.yaw), markers,
-                              closures, world.selection, self.names)
+            return render_map(
+                self.raster,
+                self.district,
+                camera,
+                (world.east, world.north, world.yaw),
+                markers,
+                closures,
+                world.selection,
+                self.names,
+            )
         return self.camera.render(world, width, height)
 
     def screenshot(self, width: int = 640, height: int = 480, fmt: str = "jpg", quality: int = 85) -> bytes:
         return encode_image(self.frame(width, height), fmt, quality)
 
-    def act(self, action: Any, image: bool = False, interval: float = 0.0, max_frames: int = 60) -> dict[str, Any]:
+    def act(
+        self, action: Any, image: bool = False, interval: float = 0.0, max_frames: int = 60
+    ) -> dict[str, Any]:
         """Apply an action; the reply has `ok`, the `action` label, the post-action `state` and images asked for."""
         frames: list[str] = []
         next_sample = [interval]

@@ -22,10 +22,22 @@ from tango.urban.server.pedestrians import Crowd
 from tango.urban.taskfile import UrbanTask
 
 WALK_M_S, SPRINT_M_S = 1.4, 3.5
-DIRECTION_FACTORS = {"forward": (0.0, 1.0), "backward": (180.0, 0.7), "left": (-90.0, 0.9), "right": (90.0, 0.9)}
+DIRECTION_FACTORS = {
+    "forward": (0.0, 1.0),
+    "backward": (180.0, 0.7),
+    "left": (-90.0, 0.9),
+    "right": (90.0, 0.9),
+}
 SUBSTEP_S = 0.1
 EYE_HEIGHT_M = 1.6
-WEATHERS = {"sunny": 0.0, "partly_cloudy": 0.0, "cloudy": 0.0, "overcast": 0.0, "rainy": 0.55, "thunderstorm": 0.95}
+WEATHERS = {
+    "sunny": 0.0,
+    "partly_cloudy": 0.0,
+    "cloudy": 0.0,
+    "overcast": 0.0,
+    "rainy": 0.55,
+    "thunderstorm": 0.95,
+}
 CLOSURE_DISCLOSURE_S = 30.0
 START_CLOCK_S = 10 * 3600.0
 PEDESTRIAN_COUNT = 60
@@ -132,12 +144,19 @@ class World:
 
     # --- motion ---------------------------------------------------------------------------------------------
 
-    def move(self, direction: str, seconds: float, sprint: bool, yaw_rate: float = 0.0,
-             pitch_rate: float = 0.0, on_substep: object = None) -> float:
+    def move(
+        self,
+        direction: str,
+        seconds: float,
+        sprint: bool,
+        yaw_rate: float = 0.0,
+        pitch_rate: float = 0.0,
+        on_substep: object = None,
+    ) -> float:
         """Walk or sprint; returns metres covered. `on_substep(elapsed)` is called after every substep."""
         offset, factor = DIRECTION_FACTORS[direction]
         speed = (SPRINT_M_S if sprint else WALK_M_S) * factor
-        steps = max(1, int(round(seconds / SUBSTEP_S)))
+        steps = max(1, round(seconds / SUBSTEP_S))
         dt = seconds / steps
         covered, blocked_by_building = 0.0, False
         exposed = False
@@ -273,9 +292,13 @@ def _markers(task: UrbanTask, frame: object) -> list[tuple[str, float, float]]:
     points = []
     if task.kind.family == "nav" and task.end is not None and task.kind.prefix != "II":
         points.append((task.end.label or "Destination", task.end.lat, task.end.lon))
-    points += [(t.note or t.point.label or f"Target {i + 1}", t.point.lat, t.point.lon)
-               for i, t in enumerate(task.targets)]
-    points += [(s.target.label or f"Stop {i + 1}", s.target.lat, s.target.lon) for i, s in enumerate(task.schedule)]
+    points += [
+        (t.note or t.point.label or f"Target {i + 1}", t.point.lat, t.point.lon)
+        for i, t in enumerate(task.targets)
+    ]
+    points += [
+        (s.target.label or f"Stop {i + 1}", s.target.lat, s.target.lon) for i, s in enumerate(task.schedule)
+    ]
     return [(label, *frame.to_local(lat, lon)) for label, lat, lon in points]
 
 

@@ -49,8 +49,13 @@ def _reference_json(ctx: GenContext, reference: Reference) -> dict[str, Any]:
     }
 
 
-def generate_city(out: str | Path, seed: int = 0, per_kind: int = 8, attempts_per_task: int = 40,
-                  kinds: list[str] | None = None) -> Path:
+def generate_city(
+    out: str | Path,
+    seed: int = 0,
+    per_kind: int = 8,
+    attempts_per_task: int = 40,
+    kinds: list[str] | None = None,
+) -> Path:
     """Generate the district's task set into `out` (replacing it); returns `out`. `kinds` limits the base
     kinds written (their variants follow them), for small sets in tests."""
     out = Path(out)
@@ -85,9 +90,17 @@ def generate_city(out: str | Path, seed: int = 0, per_kind: int = 8, attempts_pe
     try:
         (scratch / TASK_DIR).mkdir()
         for task_id, task in tasks.items():
-            (scratch / TASK_DIR / f"{task_id}.json").write_text(json.dumps(task, indent=2) + "\n", encoding="utf-8")
-        city = {"format": "tango-urban-city/1", "layout": LAYOUT_VERSION, "data_version": DATA_VERSION,
-                "seed": seed, "origin": list(ctx.district.origin), "per_kind": per_kind}
+            (scratch / TASK_DIR / f"{task_id}.json").write_text(
+                json.dumps(task, indent=2) + "\n", encoding="utf-8"
+            )
+        city = {
+            "format": "tango-urban-city/1",
+            "layout": LAYOUT_VERSION,
+            "data_version": DATA_VERSION,
+            "seed": seed,
+            "origin": list(ctx.district.origin),
+            "per_kind": per_kind,
+        }
         (scratch / CITY_FILE).write_text(json.dumps(city, indent=2) + "\n", encoding="utf-8")
         (scratch / REFERENCE_FILE).write_text(json.dumps(references, indent=1) + "\n", encoding="utf-8")
         if out.exists():

@@ -46,8 +46,9 @@ class GenContext:
 
     def geo(self, point: Point, yaw: float = 0.0, label: str = "") -> GeoPoint:
         lat, lon = self.district.frame.to_geo(*point)
-        return GeoPoint(round(lat, 8), round(lon, 8), round(self.raster.height_at(*point), 2), round(yaw % 360, 1),
-                        label)
+        return GeoPoint(
+            round(lat, 8), round(lon, 8), round(self.raster.height_at(*point), 2), round(yaw % 360, 1), label
+        )
 
     def random_sidewalk_point(self) -> Point:
         rows, cols = np.nonzero(self.raster.classes == SIDEWALK)

@@ -3,6 +3,7 @@ them (DynamicClosureNav, PedestrianLongNav, RainShortNav, NightNav) in UrbanGrou
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -16,8 +17,13 @@ from tango.urban.taskfile import GeoPoint
 from tango.urban.taskgen.context import GenContext, Reference
 
 ZERO = GeoPoint(0.0, 0.0).to_json()
-DISTANCES = {"SN": (35.0, 80.0), "LN": (220.0, 420.0), "IN": (90.0, 200.0), "CN": (100.0, 240.0),
-             "DCR": (230.0, 380.0)}
+DISTANCES = {
+    "SN": (35.0, 80.0),
+    "LN": (220.0, 420.0),
+    "IN": (90.0, 200.0),
+    "CN": (100.0, 240.0),
+    "DCR": (230.0, 380.0),
+}
 CLOSURE_AT = {"CN": (0.35, 0.6), "DCR": (0.6, 0.8)}
 
 
@@ -34,7 +40,7 @@ def _goal_shop(ctx: GenContext, start: Point, prefix: str) -> tuple[Shop, list[P
 
 def _resample(route: list[Point], step: float = 1.0) -> list[Point]:
     points = [route[0]]
-    for a, b in zip(route, route[1:]):
+    for a, b in itertools.pairwise(route):
         length = math.hypot(b[0] - a[0], b[1] - a[1])
         for k in range(1, max(1, int(length / step)) + 1):
             t = min(1.0, k * step / length) if length else 1.0
@@ -50,7 +56,9 @@ def _ray_to_wall(ctx: GenContext, origin: Point, direction: Point, limit: float 
     return None
 
 
-def cut_route(ctx: GenContext, route: list[Point], fractions: tuple[float, float]) -> tuple[list[Point], list[Point]] | None:
+def cut_route(
+    ctx: GenContext, route: list[Point], fractions: tuple[float, float]
+) -> tuple[list[Point], list[Point]] | None:
     """A closure line across the walkway at some fraction of the route, wall to wall, and the detour around it."""
     points = _resample(route)
     for _ in range(12):
@@ -71,8 +79,10 @@ def cut_route(ctx: GenContext, route: list[Point], fractions: tuple[float, float
         detour = ctx.route(route[0], route[-1], avoid=[line])
         if not detour or route_length(detour) > 3.0 * route_length(route) + 60:
             continue
-        crosses = any(segments_intersect(a, b, line[0], line[1]) for a, b in zip(route, route[1:]))
-        if crosses and not any(segments_intersect(a, b, line[0], line[1]) for a, b in zip(detour, detour[1:])):
+        crosses = any(segments_intersect(a, b, line[0], line[1]) for a, b in itertools.pairwise(route))
+        if crosses and not any(
+            segments_intersect(a, b, line[0], line[1]) for a, b in itertools.pairwise(detour)
+        ):
             return line, detour
     return None
 
@@ -84,7 +94,7 @@ def _direction_word(heading: float) -> str:
 def instructions(ctx: GenContext, route: list[Point], goal: Shop) -> str:
     """Turn-by-turn text of a route: legs by heading, what surface each is on, turns between them."""
     legs: list[tuple[float, float, str]] = []  # heading, length, surface
-    for a, b in zip(route, route[1:]):
+    for a, b in itertools.pairwise(route):
         length = math.hypot(b[0] - a[0], b[1] - a[1])
         if length < 0.5:
             continue
@@ -129,7 +139,9 @@ def _merge_short(legs: list[tuple[float, float, str]]) -> list[tuple[float, floa
     return kept
 
 
-def nav_task(ctx: GenContext, prefix: str, task_type: int, number: int) -> tuple[dict[str, Any], Reference] | None:
+def nav_task(
+    ctx: GenContext, prefix: str, task_type: int, number: int
+) -> tuple[dict[str, Any], Reference] | None:
     """One ShortNav / LongNav / InstructionNav / ConstrainedNav / DynamicClosureNav task with its reference."""
     start = ctx.random_sidewalk_point()
     found = _goal_shop(ctx, start, prefix)
@@ -152,10 +164,13 @@ def nav_task(ctx: GenContext, prefix: str, task_type: int, number: int) -> tuple
         if cut is None:
             return None
         line, detour = cut
-        task["restrictedZones"] = [{"label": "Road works",
-                                    "vertices": [{"lat": g.lat, "lon": g.lon} for g in map(ctx.geo, line)]}]
+        task["restrictedZones"] = [
+            {"label": "Road works", "vertices": [{"lat": g.lat, "lon": g.lon} for g in map(ctx.geo, line)]}
+        ]
         task["closureDelayMinutes"] = 0.5 if prefix == "DCR" else 0.0
-        task["description"] = f"Walk to {shop.name}." + (" Part of the way is closed." if prefix == "CN" else "")
+        task["description"] = f"Walk to {shop.name}." + (
+            " Part of the way is closed." if prefix == "CN" else ""
+        )
         reference = Reference([detour], [line])
     return task, reference
 

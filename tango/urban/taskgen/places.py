@@ -28,8 +28,11 @@ def _nearest_by_category(ctx: GenContext, field_: Any) -> dict[str, list[tuple[f
 def place_search_task(ctx: GenContext, number: int) -> tuple[dict[str, Any], Reference] | None:
     start = ctx.random_sidewalk_point()
     field_ = ctx.distances_from(start)
-    options = [(category, shops) for category, shops in _nearest_by_category(ctx, field_).items()
-               if 40.0 <= shops[0][0] <= 170.0]
+    options = [
+        (category, shops)
+        for category, shops in _nearest_by_category(ctx, field_).items()
+        if 40.0 <= shops[0][0] <= 170.0
+    ]
     if not options:
         return None
     category, shops = options[int(ctx.rng.integers(len(options)))]
@@ -98,7 +101,7 @@ def multipoint_task(ctx: GenContext, number: int) -> tuple[dict[str, Any], Refer
     best: tuple[float, list[list[tuple[float, float]]]] | None = None
     for order in itertools.permutations(shops):
         points = [start] + [shop.entrance for shop in order]
-        legs = [ctx.route(a, b) for a, b in zip(points, points[1:])]
+        legs = [ctx.route(a, b) for a, b in itertools.pairwise(points)]
         if not all(legs):
             return None
         length = sum(route_length(leg) for leg in legs)
@@ -110,10 +113,17 @@ def multipoint_task(ctx: GenContext, number: int) -> tuple[dict[str, Any], Refer
         "id": f"MP-{number:06d}",
         "type": 13,
         "description": f"Today I will visit {names[0]}, {names[1]} and {names[2]}. Help me plan an efficient "
-                       "route and visit all of them.",
+        "route and visit all of them.",
         "multiRouteStart": ctx.geo(start, float(ctx.rng.uniform(0, 360)), "Current position").to_json(),
-        "multiRouteTargets": [{"kind": "poi", "point": ctx.geo(shop.entrance, 0.0, shop.name).to_json(),
-                               "poiCategory": shop.category, "note": shop.name} for shop in shops],
+        "multiRouteTargets": [
+            {
+                "kind": "poi",
+                "point": ctx.geo(shop.entrance, 0.0, shop.name).to_json(),
+                "poiCategory": shop.category,
+                "note": shop.name,
+            }
+            for shop in shops
+        ],
         "startPoint": ZERO,
         "endPoint": ZERO,
     }
@@ -121,11 +131,13 @@ def multipoint_task(ctx: GenContext, number: int) -> tuple[dict[str, Any], Refer
 
 
 def _clock(seconds: float) -> str:
-    minutes = int(math.ceil(seconds / 60.0))
+    minutes = math.ceil(seconds / 60.0)
     return f"{minutes // 60 % 24:02d}:{minutes % 60:02d}"
 
 
-def _in_order(ctx: GenContext, legs: list[list[tuple[float, float]]], stops: list[tuple[float, float]]) -> bool:
+def _in_order(
+    ctx: GenContext, legs: list[list[tuple[float, float]]], stops: list[tuple[float, float]]
+) -> bool:
     """Whether walking the legs reaches the stops in order without passing a later stop first."""
     from tango.urban.metrics import Position, schedule_metrics
     from tango.urban.taskgen.nav import _resample
@@ -144,7 +156,7 @@ def schedule_task(ctx: GenContext, number: int) -> tuple[dict[str, Any], Referen
     if shops is None:
         return None
     points = [start] + [shop.entrance for shop in shops]
-    legs = [ctx.route(a, b) for a, b in zip(points, points[1:])]
+    legs = [ctx.route(a, b) for a, b in itertools.pairwise(points)]
     if not all(legs):
         return None
     if not _in_order(ctx, legs, [shop.entrance for shop in shops]):
@@ -164,8 +176,10 @@ def schedule_task(ctx: GenContext, number: int) -> tuple[dict[str, Any], Referen
         "type": 5,
         "description": " ".join(sentences),
         "scheduleStart": ctx.geo(start, float(ctx.rng.uniform(0, 360)), "Current position").to_json(),
-        "schedule": [{"target": ctx.geo(shop.entrance, 0.0, shop.name).to_json(), "deadline": deadline}
-                     for shop, deadline in zip(shops, deadlines)],
+        "schedule": [
+            {"target": ctx.geo(shop.entrance, 0.0, shop.name).to_json(), "deadline": deadline}
+            for shop, deadline in zip(shops, deadlines)
+        ],
         "startPoint": ZERO,
         "endPoint": ZERO,
     }

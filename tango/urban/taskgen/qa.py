@@ -18,14 +18,28 @@ ANSWER_MIN_PX = 18.0  # an answer's sign is at least this tall from the start (t
 
 
 def _distractors(ctx: GenContext, start: Point, exclude: set[str], near_field: Any = None) -> list[str]:
-    far = [shop.name for shop in ctx.district.shops if shop.name not in exclude
-           and math.hypot(shop.entrance[0] - start[0], shop.entrance[1] - start[1]) >= 150]
+    far = [
+        shop.name
+        for shop in ctx.district.shops
+        if shop.name not in exclude
+        and math.hypot(shop.entrance[0] - start[0], shop.entrance[1] - start[1]) >= 150
+    ]
     picks = ctx.rng.choice(len(far), size=3, replace=False)
     return [far[int(k)] for k in picks]
 
 
-def _qa_json(ctx: GenContext, prefix: str, task_type: int, number: int, start: Point, yaw: float,
-             question: str, correct: str, others: list[str], fixed_order: bool = False) -> dict[str, Any]:
+def _qa_json(
+    ctx: GenContext,
+    prefix: str,
+    task_type: int,
+    number: int,
+    start: Point,
+    yaw: float,
+    question: str,
+    correct: str,
+    others: list[str],
+    fixed_order: bool = False,
+) -> dict[str, Any]:
     options = [correct, *others]
     if not fixed_order:
         order = ctx.rng.permutation(4)
@@ -67,8 +81,17 @@ def orientation_task(ctx: GenContext, number: int) -> tuple[dict[str, Any], Refe
         return None
     name, quadrant = candidates[int(ctx.rng.integers(len(candidates)))]
     question = f"Where is {name} relative to the direction you are facing right now?"
-    task = _qa_json(ctx, "OQ", 8, number, start, yaw, question, DIRECTION_OPTIONS[quadrant],
-                    [o for o in DIRECTION_OPTIONS if o != DIRECTION_OPTIONS[quadrant]])
+    task = _qa_json(
+        ctx,
+        "OQ",
+        8,
+        number,
+        start,
+        yaw,
+        question,
+        DIRECTION_OPTIONS[quadrant],
+        [o for o in DIRECTION_OPTIONS if o != DIRECTION_OPTIONS[quadrant]],
+    )
     task["qaOptions"] = [{"text": text} for text in DIRECTION_OPTIONS]
     task["qaAnswerIndex"] = quadrant
     return task, Reference([[start]])
