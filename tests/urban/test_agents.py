@@ -4,6 +4,7 @@ places; the MLLM agent's replies are parsed (never evaluated) with retries; the 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -119,3 +120,24 @@ def test_the_random_baseline_moves_until_the_step_limit(client: UrbanClient, cit
     RandomAgent(0).run(run)
     run.finish()
     assert run.end_reason in ("step_limit", "arrived") and 1 <= run.steps <= 12
+
+
+def test_llm_generators_work_through_the_same_interface(
+    client: UrbanClient, city: Path, tmp_path: Path
+) -> None:
+    from tango.programs.prompt import prompt_for_task
+
+    prompt = prompt_for_task("urban")
+    assert "walk_to(lat: float, lon: float) -> bool" in prompt.system and "options: list" in prompt.system
+    run = episode(client, city, "SN-000001")
+    goal = run.task.end
+    assert goal is not None
+    program = f"here = where_am_i()\nif len(here) == 2:\n    walk_to({goal.lat}, {goal.lon})\n"
+    replay = tmp_path / "programs.jsonl"
+    replay.write_text(
+        json.dumps({"task": "urban", "instruction": run.instruction, "program": program}) + "\n"
+    )
+    outcome = ProgramAgent({"name": "replay", "replay_path": str(replay)}).run(run)
+    run.finish()
+    assert outcome.program_source == "replay" and outcome.program.startswith("here = where_am_i()")
+    assert score(run)["success"] == 1.0
