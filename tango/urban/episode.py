@@ -24,6 +24,7 @@ from tango.urban.taskfile import UrbanTask
 FIRST_PERSON_ACTIONS = frozenset({"move", "sprint", "look", "jump", "open_map", "terminate"})
 MAP_ACTIONS = frozenset({"map_select", "map_pan", "map_zoom", "map_orbit", "close_map", "terminate"})
 DIRECTIONS = frozenset({"forward", "backward", "left", "right"})
+CLOSURE_DELAY_S = 30.0  # a dynamic closure is disclosed 30 s into the episode (their fixed delay)
 
 
 class InvalidAction(ValueError):
@@ -213,8 +214,13 @@ class UrbanEpisode:
     def _check_progress(self, step: int) -> None:
         task, kind = self.task, self.task.kind
         if kind.closures != "none":
+            elapsed = self.positions[-1].clock_s - self.positions[0].clock_s
             delayed = self.closure_active_from is None and kind.closures == "delayed"
-            if delayed and int(self.client.task().get("restricted_zones") or 0) > 0:
+            if (
+                delayed
+                and elapsed >= CLOSURE_DELAY_S
+                and int(self.client.task().get("restricted_zones") or 0) > 0
+            ):
                 self.closure_active_from = step + 1
                 self.notices.append(closure_notice(task))
             active_from = 1 if kind.closures == "upfront" else self.closure_active_from

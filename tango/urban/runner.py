@@ -41,6 +41,15 @@ def city_dir(config: UrbanConfig) -> Path:
     return folder
 
 
+def check_app_folder(config: UrbanConfig, url: str) -> None:
+    """With an app at `url`, the tasks must be that app's own (its build folder), never the generated set."""
+    if url and not config.city_dir:
+        raise RunError(
+            f"urban: sim.url={url} drives an app whose tasks tango reads from its build folder: set "
+            "urban.city_dir to the folder holding its task/ directory"
+        )
+
+
 def select_tasks(config: UrbanConfig) -> list[UrbanTask]:
     """The tasks of the rung (and kinds), interleaved by kind (first of every kind, then the second, ...)."""
     folder = city_dir(config) / TASK_DIR
@@ -84,6 +93,7 @@ class UrbanRunner:
         self.task_cfg = cfg.get("task") or {}
         self.generator = dict(cfg.get("generator") or {"name": "template"})
         self.url, self.token = str(sim.get("url") or ""), str(sim.get("token") or "")
+        check_app_folder(self.config, self.url)
         self.server: ServerProcess | None = None
         self.folder = city_dir(self.config)
         self.references = read_references(self.folder)
@@ -192,6 +202,7 @@ class UrbanTaskPlugin:
     def list_episodes(self, cfg: dict[str, Any]) -> list[EpisodeSpec]:
         try:
             config = UrbanConfig.from_dict(cfg.get("urban"))
+            check_app_folder(config, str((cfg.get("sim") or {}).get("url") or ""))
             tasks = select_tasks(config)
         except (TaskFileError, ValueError) as error:
             raise RunError(f"urban: {error}") from None

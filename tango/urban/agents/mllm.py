@@ -106,6 +106,7 @@ class MLLMAgent:
         return None
 
     def run(self, episode: UrbanEpisode) -> AgentOutcome:
+        usage = (self.client.calls, self.client.prompt_tokens, self.client.completion_tokens)
         memory: list[dict[str, Any]] = []
         notices_given = 0
         turns = 0
@@ -129,9 +130,9 @@ class MLLMAgent:
             episode.answer = self._final_answer(episode, memory)
         return AgentOutcome(
             program_source="mllm",
-            llm_calls=self.client.calls,
-            prompt_tokens=self.client.prompt_tokens,
-            completion_tokens=self.client.completion_tokens,
+            llm_calls=self.client.calls - usage[0],
+            prompt_tokens=self.client.prompt_tokens - usage[1],
+            completion_tokens=self.client.completion_tokens - usage[2],
         )
 
     def _final_answer(self, episode: UrbanEpisode, memory: list[dict[str, Any]]) -> str | None:
