@@ -16,7 +16,13 @@ from tango.urban.config import UrbanConfig
 from tango.urban.episode import UrbanEpisode
 from tango.urban.kinds import kinds_of_rung
 from tango.urban.routemap import RoutePainter
-from tango.urban.scoring import failure_metrics, failure_reason, score, summary_fields
+from tango.urban.scoring import (
+    failure_metrics,
+    failure_reason,
+    reference_length_to_radius,
+    score,
+    summary_fields,
+)
 from tango.urban.server.launcher import LaunchError, ServerProcess
 from tango.urban.server.standin import TASK_DIR, read_city
 from tango.urban.taskfile import TaskFileError, UrbanTask, load_task_dir, load_task_file
@@ -169,7 +175,10 @@ class UrbanRunner:
         agent = self._agent(ctx.seed)
         outcome = agent.run(episode, ctx.trace_path) if self.config.agent == "program" else agent.run(episode)
         episode.finish()
-        reference = self.references.get(task.id, {}).get("length_m")
+        legs = self.references.get(task.id, {}).get("legs") or []
+        reference = None
+        if task.end is not None and task.kind.family == "nav" and legs:
+            reference = reference_length_to_radius(legs[0], (task.end.lat, task.end.lon), radius)
         metrics = score(episode, self.config.on_time_grace_s, reference)
         ctx.frames.add(
             episode.observe(),

@@ -4,10 +4,12 @@ fields, by the rules of tango.urban.metrics. Every kind reports `success`; error
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from tango.urban import metrics as m
 from tango.urban.episode import UrbanEpisode
+from tango.urban.geo import haversine_m
 from tango.urban.instructions import schedule_deadlines_s, schedule_now_s
 from tango.urban.taskfile import UrbanTask
 
@@ -67,6 +69,25 @@ def score(
         building_collisions=float(state.get("building_collisions") or 0),
     )
     return result
+
+
+def reference_length_to_radius(route: list[list[float]], goal: tuple[float, float], radius_m: float) -> float:
+    """Metres along a reference route (lat, lon points) until it first comes within the arrival radius: the
+    shortest walk that succeeds, the SPL reference (the route to the goal itself is up to a radius longer)."""
+    walked = 0.0
+    for (lat0, lon0), (lat1, lon1) in itertools.pairwise(route):
+        length = haversine_m(lat0, lon0, lat1, lon1)
+        pieces = max(1, int(length))
+        for k in range(pieces):
+            t0, t1 = k / pieces, (k + 1) / pieces
+            a = (lat0 + (lat1 - lat0) * t0, lon0 + (lon1 - lon0) * t0)
+            if haversine_m(*a, *goal) <= radius_m:
+                return walked
+            walked += length / pieces
+            b = (lat0 + (lat1 - lat0) * t1, lon0 + (lon1 - lon0) * t1)
+            if haversine_m(*b, *goal) <= radius_m:
+                return walked
+    return walked
 
 
 def failure_metrics(task: UrbanTask | None = None) -> dict[str, float]:

@@ -100,3 +100,11 @@ def test_place_search_is_graded_by_the_ground_truth_place_not_by_a_claim() -> No
     assert result["success"] == 0.0 and result["distance_to_goal_m"] == pytest.approx(30.0, abs=0.01)
     with pytest.raises(ValueError, match="ground-truth place"):
         m.place_search_metrics([at(0, 0)], [])
+
+
+def test_the_spl_reference_is_the_route_until_it_enters_the_arrival_radius() -> None:
+    from tango.urban.scoring import reference_length_to_radius
+
+    route = [list(geo(0, 0)), list(geo(100, 0)), list(geo(100, 60))]  # 160 m to the goal at its end
+    assert reference_length_to_radius(route, geo(100, 60), 15.0) == pytest.approx(145.0, abs=1.0)
+    assert reference_length_to_radius(route, geo(0, 5), 15.0) == 0.0  # starts inside the radius
