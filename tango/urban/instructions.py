@@ -37,7 +37,7 @@ def task_instruction(task: UrbanTask) -> str:
     kind, start = task.kind, task.start.describe()
     if kind.family == "qa":
         options = "\n".join(f"{letter}. {text}" for letter, text in zip(LETTERS, task.qa_options))
-        return f"[{kind.name}]\nQuestion: {task.description}\n{options}\nAnswer with one letter."
+        return f"[{kind.name}] {task.description}\n{options}\nAnswer with one letter."
     if kind.prefix == "II":
         return (
             f"[Implicit Intent Navigation]\nCurrent location: {start}\nEveryday goal: {task.description}\n"

@@ -141,3 +141,12 @@ def test_llm_generators_work_through_the_same_interface(
     run.finish()
     assert outcome.program_source == "replay" and outcome.program.startswith("here = where_am_i()")
     assert score(run)["success"] == 1.0
+
+
+def test_every_in_context_example_of_the_urban_prompt_parses() -> None:
+    from tango.programs.prompt import prompt_for_task
+
+    examples = prompt_for_task("urban").examples
+    assert len(examples) >= 4
+    for example in examples:
+        assert parse(example.program, toolbox="urban").toolbox == "urban"
