@@ -14,6 +14,7 @@ ENTRY_POINT_GROUP = "tango.primitives"
 BUILTIN_TOOLBOX_MODULES: dict[str, str] = {
     "habitat": "tango.primitives.habitat",
     "graphnav": "tango.benchmarks.graphnav.toolbox",
+    "urban": "tango.urban.agents.toolbox",
 }
 
 

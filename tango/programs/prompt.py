@@ -20,6 +20,7 @@ TASK_TOOLBOXES: dict[str, str] = {
     "goat": "habitat",
     "openeqa": "habitat",
     "graphnav": "graphnav",
+    "urban": "urban",
 }
 API_PLACEHOLDER = "{api}"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-BACKENDS = ("embedded", "habitat")
+BACKENDS = ("embedded", "habitat", "urbanground")
 
 
 @dataclass
@@ -12,7 +12,8 @@ class EmbeddedSimConfig:
     """Camera, motion and navigability settings; defaults follow VLFM's HM3D ObjectNav setup.
 
     backend "embedded" runs TangoSim-v0; "habitat" runs habitat-sim's Sim-v0 (needs habitat-sim and HM3D), where
-    scene_dataset_config names HM3D's scene dataset file and the navgrid_* settings are unused.
+    scene_dataset_config names HM3D's scene dataset file and the navgrid_* settings are unused. For task=urban,
+    `url` is the UrbanGround app's API (empty: tango starts its stand-in city) and `token` its bearer token.
     """
 
     backend: str = "embedded"
@@ -33,6 +34,8 @@ class EmbeddedSimConfig:
     navgrid_resolution: float = 0.05
     navgrid_obstacle_height: float = 1.5
     scene_dataset_config: str = ""
+    url: str = ""
+    token: str = ""
 
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:

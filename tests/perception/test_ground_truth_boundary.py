@@ -24,6 +24,7 @@ ALLOWED = {
     "perception/build.py": "hands the episode's GroundTruth to factories registered as oracles",
     "tasks/habitat/": "loads the GroundTruth only when a configured component is an oracle",
     "benchmarks/graphnav/": "GraphNav's own environment and its oracle recogniser (named in its results)",
+    "urban/server/": "the stand-in city (a simulator behind the app's API) renders instance ids for its oracle",
 }
 
 

@@ -1,0 +1,233 @@
+"""UrbanGround as a harness task: list the task files of the chosen rung, and play each through the app's API
+(the real app at `sim.url`, or a stand-in server this runner starts on a free 127.0.0.1 port) with the
+configured agent. `UrbanTaskPlugin` is what `python -m tango.eval task=urban` loads (configs/task/urban.yaml).
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from tango.harness.episode import EpisodeContext, EpisodeResult, EpisodeSpec
+from tango.harness.run import RunError
+from tango.urban.client import ClientConfig, UrbanClient, UrbanClientError
+from tango.urban.config import UrbanConfig
+from tango.urban.episode import UrbanEpisode
+from tango.urban.kinds import kinds_of_rung
+from tango.urban.routemap import RoutePainter
+from tango.urban.scoring import (
+    failure_metrics,
+    failure_reason,
+    reference_length_to_radius,
+    score,
+    summary_fields,
+)
+from tango.urban.server.launcher import LaunchError, ServerProcess
+from tango.urban.server.standin import TASK_DIR, read_city
+from tango.urban.taskfile import TaskFileError, UrbanTask, load_task_dir, load_task_file
+from tango.urban.taskgen.build import DATA_VERSION, generate_city, read_references
+
+log = logging.getLogger(__name__)
+
+
+def city_dir(config: UrbanConfig) -> Path:
+    """The configured city folder, or the generated default under the cache (written on first use)."""
+    if config.city_dir:
+        return Path(config.city_dir)
+    from tango.scenes.datasets.default import cache_root
+
+    gen = config.generate
+    folder = cache_root() / DATA_VERSION / f"seed{gen.seed}-k{gen.per_kind}"
+    if not (folder / "city.json").is_file():
+        log.info(
+            "no urban task set at %s: generating one (seed %d, %d per kind)", folder, gen.seed, gen.per_kind
+        )
+        generate_city(folder, gen.seed, gen.per_kind)
+    return folder
+
+
+def check_app_folder(config: UrbanConfig, url: str) -> None:
+    """With an app at `url`, the tasks must be that app's own (its build folder), never the generated set."""
+    if url and not config.city_dir:
+        raise RunError(
+            f"urban: sim.url={url} drives an app whose tasks tango reads from its build folder: set "
+            "urban.city_dir to the folder holding its task/ directory"
+        )
+
+
+def select_tasks(config: UrbanConfig) -> list[UrbanTask]:
+    """The tasks of the rung (and kinds), interleaved by kind (first of every kind, then the second, ...)."""
+    folder = city_dir(config) / TASK_DIR
+    wanted = {kind.prefix for kind in kinds_of_rung(config.rung)}
+    if config.kinds:
+        wanted &= set(config.kinds)
+    by_kind: dict[str, list[UrbanTask]] = {}
+    for task in load_task_dir(folder):
+        if task.kind.prefix in wanted:
+            by_kind.setdefault(task.kind.prefix, []).append(task)
+    order = [kind.prefix for kind in kinds_of_rung("all") if kind.prefix in by_kind]
+    rounds = max((len(v) for v in by_kind.values()), default=0)
+    return [by_kind[k][i] for i in range(rounds) for k in order if i < len(by_kind[k])]
+
+
+class _RouteFrames:
+    """The harness's frame sink, with the route so far drawn as the top-down panel of each frame."""
+
+    def __init__(self, sink: Any, painter: RoutePainter, episode: UrbanEpisode) -> None:
+        self.sink, self.painter, self.episode = sink, painter, episode
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.sink.enabled)
+
+    def add(self, rgb: Any, program_line: str = "") -> None:
+        route = [(p.lat, p.lon) for p in self.episode.positions]
+        self.sink.add(rgb, topdown=self.painter.draw(self.episode.task, route), program_line=program_line)
+
+
+class UrbanRunner:
+    def __init__(self, cfg: dict[str, Any]) -> None:
+        try:
+            self._setup(cfg)
+        except (UrbanClientError, TaskFileError, LaunchError, ValueError) as error:
+            raise RunError(f"urban: {error}") from None
+
+    def _setup(self, cfg: dict[str, Any]) -> None:
+        self.config = UrbanConfig.from_dict(cfg.get("urban"))
+        sim = cfg.get("sim") or {}
+        self.task_cfg = cfg.get("task") or {}
+        self.generator = dict(cfg.get("generator") or {"name": "template"})
+        self.url, self.token = str(sim.get("url") or ""), str(sim.get("token") or "")
+        check_app_folder(self.config, self.url)
+        self.server: ServerProcess | None = None
+        self.folder = city_dir(self.config)
+        self.references = read_references(self.folder)
+        painter = RoutePainter()
+        if not self.url:
+            from tango.urban.city.layout import generate_district
+            from tango.urban.city.raster import rasterize
+
+            city = read_city(self.folder)
+            district = generate_district(int(city["seed"]), tuple(city["origin"]))
+            painter = RoutePainter(district, rasterize(district))
+            run_dir = Path(str((cfg.get("eval") or {}).get("output_dir") or "."))
+            self.server = ServerProcess(self.folder, self.token, log_path=run_dir / "urban_server.log")
+        else:
+            UrbanClient(self._client_config(self.url)).health()
+        self.painter = painter
+        self._llm: Any = None
+
+    def _client_config(self, url: str) -> ClientConfig:
+        return ClientConfig(url, self.token, self.config.timeout_s, retries=self.config.retries)
+
+    def client(self) -> UrbanClient:
+        url = self.url or (self.server.ensure() if self.server is not None else "")
+        return UrbanClient(self._client_config(url))
+
+    def describe(self) -> dict[str, Any]:
+        agent = self.config.agent
+        oracles = ["signs"] if agent == "program" and self.config.perception.signs == "oracle" else []
+        return {
+            "perception": {
+                "name": f"urban-{agent}",
+                "signs": self.config.perception.signs,
+                "map": self.config.perception.map,
+                "oracle_components": oracles,
+            },
+            "generator": {
+                "name": self.generator.get("name", "template") if agent == "program" else agent,
+                "model": self.generator.get("model", "")
+                if agent == "program"
+                else self.config.llm.get("model", ""),
+            },
+            "controller": {"name": f"urban-{agent}", "app": self.url or "stand-in"},
+        }
+
+    def _agent(self, seed: int) -> Any:
+        from tango.urban.agents.baselines import RandomAgent
+        from tango.urban.agents.mllm import MLLMAgent
+        from tango.urban.agents.program import ProgramAgent
+
+        if self.config.agent == "random":
+            return RandomAgent(seed)
+        if self.config.agent == "mllm":
+            from tango.llm import ChatClient, LLMConfig
+
+            if self._llm is None:
+                self._llm = ChatClient(LLMConfig(**self.config.llm))
+            return MLLMAgent(self._llm, self.config.mllm_show_state, self.config.mllm_history)
+        return ProgramAgent(self.generator, self.config.perception.signs)
+
+    def run(self, spec: EpisodeSpec, ctx: EpisodeContext) -> EpisodeResult:
+        task = load_task_file(spec.payload["path"])
+        radius = float(self.task_cfg.get("success_distance") or 15.0)
+        episode = UrbanEpisode(
+            self.client(),
+            task,
+            self.config.steps_for(task.kind.prefix),
+            self.config.width,
+            self.config.height,
+            radius,
+        )
+        episode.frames = _RouteFrames(ctx.frames, self.painter, episode)
+        episode.start()
+        agent = self._agent(ctx.seed)
+        outcome = agent.run(episode, ctx.trace_path) if self.config.agent == "program" else agent.run(episode)
+        episode.finish()
+        legs = self.references.get(task.id, {}).get("legs") or []
+        reference = None
+        if task.end is not None and task.kind.family == "nav" and legs:
+            reference = reference_length_to_radius(legs[0], (task.end.lat, task.end.lon), radius)
+        metrics = score(episode, self.config.on_time_grace_s, reference)
+        ctx.frames.add(
+            episode.observe(),
+            topdown=self.painter.draw(task, [(p.lat, p.lon) for p in episode.positions]),
+            program_line=f"end: {episode.end_reason}",
+        )
+        return EpisodeResult(
+            program=outcome.program,
+            program_source=outcome.program_source,
+            metrics=metrics,
+            num_steps=episode.steps,
+            failure_reason=failure_reason(episode, metrics),
+            instruction=episode.instruction,
+            generation=outcome.generation,
+            subtasks=[{"goal_type": task.kind.name, "success": metrics["success"]}],
+            llm_calls=outcome.llm_calls,
+            prompt_tokens=outcome.prompt_tokens,
+            completion_tokens=outcome.completion_tokens,
+            extra={**summary_fields(episode), **outcome.extra, "oracle_calls": episode.oracle_calls},
+        )
+
+    def close(self) -> None:
+        if self.server is not None:
+            self.server.stop()
+
+
+class UrbanTaskPlugin:
+    """The TaskPlugin of `task=urban`: settings come from the config's `urban` node."""
+
+    def list_episodes(self, cfg: dict[str, Any]) -> list[EpisodeSpec]:
+        try:
+            config = UrbanConfig.from_dict(cfg.get("urban"))
+            check_app_folder(config, str((cfg.get("sim") or {}).get("url") or ""))
+            tasks = select_tasks(config)
+        except (TaskFileError, ValueError) as error:
+            raise RunError(f"urban: {error}") from None
+        return [
+            EpisodeSpec(
+                episode_id=task.id,
+                scene_id=f"{task.kind.rung}/{task.kind.name}",
+                instruction=task.description or task.kind.name,
+                payload={"path": task.path, "kind": task.kind.name},
+                subtask_goal_types=(task.kind.name,),
+            )
+            for task in tasks
+        ]
+
+    def make_runner(self, cfg: dict[str, Any]) -> UrbanRunner:
+        return UrbanRunner(cfg)
+
+    def failure_metrics(self, spec: EpisodeSpec) -> dict[str, float]:
+        return failure_metrics()

@@ -1,0 +1,1 @@
+"""Task sets for every rung of the ladder, written in UrbanGround's task JSON format, with reference routes."""
