@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -123,10 +122,7 @@ class HabitatAgent:
         return bool(distance <= self.settings.reach_distance + self.settings.arrive_tolerance)
 
     def answer(self, question: str, image: GoalImage | None = None) -> str:
-        obs = self.obs
-        if image is not None and image.pixels.shape == obs.rgb.shape:
-            obs = replace(obs, rgb=image.pixels, semantic=image.semantic)
-        return str(self.perception.answerer.answer(obs, question))
+        return str(self.perception.answerer.answer(self.obs, question, image))
 
     def classify_room(self) -> str:
         return str(self.perception.room.classify(self.obs))

@@ -5,6 +5,7 @@ BLIP-2 lives in `tango.perception.blip2`, the ORACLE answerer in `tango.percepti
 
 from __future__ import annotations
 
+from tango.agent.api import GoalImage
 from tango.agent.observation import Observation
 from tango.llm import ChatClient, image_content, text_content
 from tango.perception.config import AnswererConfig
@@ -21,9 +22,10 @@ class VlmAnswerer:
         self.client = client
         self.prompt = prompt
 
-    def answer(self, obs: Observation, question: str) -> str:
-        """The model's reply, stripped."""
-        content = [text_content(self.prompt.format(question=question)), image_content(obs.rgb)]
+    def answer(self, obs: Observation, question: str, image: GoalImage | None = None) -> str:
+        """The model's reply about `image` (else the current frame), stripped."""
+        pixels = obs.rgb if image is None else image.pixels
+        content = [text_content(self.prompt.format(question=question)), image_content(pixels)]
         return self.client.complete([{"role": "user", "content": content}]).text.strip()
 
 

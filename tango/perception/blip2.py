@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from tango.agent.api import GoalImage
 from tango.agent.observation import Observation
 from tango.perception.config import AnswererConfig, ScorerConfig
 from tango.perception.context import BuildContext
@@ -78,10 +79,11 @@ class Blip2Answerer:
         self.processor, self.model = load_blip2("vqa", path, where)
 
     @torch.inference_mode()
-    def answer(self, obs: Observation, question: str) -> str:
-        """The generated answer text (greedy decoding)."""
+    def answer(self, obs: Observation, question: str, image: GoalImage | None = None) -> str:
+        """The generated answer about `image` (else the current frame), greedy decoding."""
         text = self.prompt.format(question=question)
-        inputs = self.processor(images=obs.rgb, text=text, return_tensors="pt")
+        pixels = obs.rgb if image is None else image.pixels
+        inputs = self.processor(images=pixels, text=text, return_tensors="pt")
         inputs = {
             k: v.to(self.where.device, self.where.dtype if v.is_floating_point() else v.dtype)
             for k, v in inputs.items()

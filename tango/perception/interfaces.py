@@ -43,9 +43,10 @@ class ValueScorer(Protocol):
 
 
 class Answerer(Protocol):
-    """`answer(obs, question) -> str`."""
+    """`answer(obs, question, image) -> str`: about `image` when one is given (TANGO's `answer(q, image)`),
+    else about the current frame `obs`."""
 
-    def answer(self, obs: Observation, question: str) -> str: ...
+    def answer(self, obs: Observation, question: str, image: GoalImage | None = None) -> str: ...
 
 
 class RoomClassifier(Protocol):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tango.agent.api import GoalImage
 from tango.perception.build import build_perception
 from tango.perception.models import placement
 from tango.perception.oracle.answerer import OracleAnswerer
@@ -75,6 +76,18 @@ def test_oracle_answerer_answers_after_the_object_is_observed(scene: OracleScene
     assert answerer.answer(empty, "What color is the bed?") == "green"
     assert answerer.answer(empty, "Which room is the bed in?") == "in the bedroom"
     assert answerer.answer(empty, "Is there a bed?") == "yes"
+
+
+def test_oracle_answerer_asked_about_an_image_observes_that_image(scene: OracleScene) -> None:
+    answerer = OracleAnswerer(scene, min_pixels=100)
+    empty = make_observation(np.zeros((48, 64)))
+    bed = np.zeros((48, 64), dtype=np.int32)
+    bed[10:30, 10:30] = 4
+    picture = GoalImage(np.zeros((48, 64, 3), np.uint8), 79.0, bed)
+    assert answerer.answer(empty, "Is there a bed?") == "no"
+    assert answerer.answer(empty, "What color is the bed?", picture) == "green"
+    with pytest.raises(ValueError, match="the image has no semantic frame"):
+        answerer.answer(empty, "Is there a bed?", GoalImage(picture.pixels, 79.0, None))
 
 
 def test_oracle_room_from_agent_position(scene: OracleScene) -> None:

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 
+from tango.agent.api import GoalImage
 from tango.agent.observation import Observation
 from tango.perception.config import AnswererConfig
 from tango.perception.detections import normalise_label
-from tango.perception.oracle.ground_truth import OracleContext
+from tango.perception.oracle.ground_truth import GroundTruth, OracleContext
 from tango.perception.oracle.observed import ObservedObject, ObservedObjects
 from tango.perception.oracle.scene import OracleScene
 from tango.perception.oracle.visible import visible_objects
@@ -97,8 +99,11 @@ class OracleAnswerer:
         """Record what is visible in `obs`."""
         self.memory.record(visible_objects(obs, self.scene, self.min_pixels))
 
-    def answer(self, obs: Observation, question: str) -> str:
-        """A short answer from the observed objects; "unknown" when nothing observed fits."""
+    def answer(self, obs: Observation, question: str, image: GoalImage | None = None) -> str:
+        """A short answer from the observed objects; "unknown" when nothing observed fits. With `image` of the
+        frame's size, what the image shows is observed instead of the current frame."""
+        if image is not None and image.pixels.shape == obs.rgb.shape:
+            obs = replace(obs, rgb=image.pixels, semantic=GroundTruth.semantic(image.semantic, "the image"))
         self.observe(obs)
         q = words_of(question)
         rooms = sorted({normalise_label(o.object.room) for o in self.memory.objects() if o.object.room})
