@@ -48,6 +48,7 @@ class TextEmbedder:
         self.path = path or str(minilm_path())
         self.model = load_sentence_model(path, where)
         self._memo: dict[str, np.ndarray] = {}
+        self._similarities: dict[tuple[tuple[str, ...], tuple[str, ...]], np.ndarray] = {}
         self._batches: dict[tuple[str, ...], np.ndarray] = cached(
             ("sentence-batches", self.path, where.device), dict
         )
@@ -69,7 +70,16 @@ class TextEmbedder:
         return np.stack([self._memo[t] for t in texts])
 
     def similarity(self, queries: list[str], keys: list[str]) -> np.ndarray:
-        """(Q, K) cosine similarities."""
+        """(Q, K) cosine similarities (kept per pair of lists: the value map asks for the same ones every frame;
+        the result is shared, do not modify it)."""
         if not queries or not keys:
             return np.zeros((len(queries), len(keys)), dtype=np.float32)
-        return self.embed(queries) @ self.embed(keys).T
+        pair = (tuple(queries), tuple(keys))
+        found = self._similarities.get(pair)
+        if found is None:
+            if len(self._similarities) >= MAX_BATCHES:
+                self._similarities.clear()
+            found = self.embed(queries) @ self.embed(keys).T
+            found.flags.writeable = False
+            self._similarities[pair] = found
+        return found
