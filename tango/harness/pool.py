@@ -24,6 +24,7 @@ from typing import Any
 
 from tango.harness.episode import EpisodeSpec, TaskPlugin
 from tango.harness.worker import EpisodeJob, EpisodeWorker
+from tango.threads import pin_threads
 
 log = logging.getLogger(__name__)
 
@@ -37,12 +38,9 @@ _worker: EpisodeWorker | None = None
 def _init_worker(job: EpisodeJob) -> None:
     """Pool initializer: build this process's runner once (a process global is what a pool worker has)."""
     global _worker
-    # The pool is the parallelism: one thread each for BLAS/torch and for Mesa llvmpipe's rasteriser, which
-    # otherwise starts a thread per core in every worker and oversubscribes the machine.
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    os.environ.setdefault("LP_NUM_THREADS", "1")
     signal.signal(signal.SIGTERM, _on_terminate)
     threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
+    pin_threads()
     _worker = EpisodeWorker(job)
 
 
@@ -118,6 +116,7 @@ def run_episodes(
     """Run every spec once and hand each record to `on_record` (in the calling process) as it finishes."""
     if not specs:
         return
+    pin_threads()  # the workers are the parallelism: threads inside a process would only compete (and spin)
     if num_workers == 1:
         worker = EpisodeWorker(job, plugin)
         try:
