@@ -33,15 +33,21 @@ MAX_CRASHES_PER_EPISODE = 2
 PARENT_POLL_S = 0.5
 
 _worker: EpisodeWorker | None = None
+_init_error: Exception | None = None
+"""Why this worker could not build its runner (e.g. a RunError for an unreachable server): every task raises it
+again, so the run stops with that error, as it would in one process, instead of a broken pool."""
 
 
 def _init_worker(job: EpisodeJob) -> None:
     """Pool initializer: build this process's runner once (a process global is what a pool worker has)."""
-    global _worker
+    global _worker, _init_error
     signal.signal(signal.SIGTERM, _on_terminate)
     threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
     pin_threads()
-    _worker = EpisodeWorker(job)
+    try:
+        _worker = EpisodeWorker(job)
+    except Exception as error:  # noqa: BLE001  (raised again by each task: see _init_error)
+        _init_error = error
 
 
 def _exit_with_parent(parent_pid: int) -> None:
@@ -64,6 +70,8 @@ def _inflight_file(job: EpisodeJob) -> Path:
 
 def _run_in_worker(spec: EpisodeSpec) -> dict[str, Any]:
     """Pool task: mark the episode in flight (for crash attribution), run it, clear the mark."""
+    if _init_error is not None:
+        raise _init_error
     assert _worker is not None, "pool worker used before its initializer ran"
     marker = _inflight_file(_worker.job)
     marker.parent.mkdir(parents=True, exist_ok=True)

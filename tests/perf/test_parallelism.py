@@ -8,9 +8,11 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tango.harness.fake_task import FakeRunner, FakeTask
 from tango.harness.parallelism import (
     AUTO,
     WORKER_MEMORY_BYTES,
@@ -19,7 +21,7 @@ from tango.harness.parallelism import (
     usable_cores,
     worker_count,
 )
-from tango.harness.run import run_evaluation
+from tango.harness.run import RunError, run_evaluation
 from tests.harness.conftest import fake_config, records_by_id
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,3 +91,17 @@ def test_a_single_process_run_pins_its_own_threads(tmp_path: Path) -> None:
         env=env, cwd=ROOT, capture_output=True, text=True, check=True, timeout=300,
     )  # fmt: skip
     assert json.loads(out.stdout.strip().splitlines()[-1]) == {"torch": 1, "omp": "1", "llvmpipe": "0"}
+
+
+class UnbuildableTask(FakeTask):
+    """The fake task with a runner that cannot be built (as a task whose server is unreachable)."""
+
+    def make_runner(self, cfg: dict[str, Any]) -> FakeRunner:
+        raise RunError("the simulator server at http://127.0.0.1:9 is unreachable")
+
+
+def test_a_runner_that_cannot_be_built_in_pool_workers_stops_the_run_with_its_error(tmp_path: Path) -> None:
+    """As in one process: the run stops with the RunError (the CLI prints it and exits 2), not a broken pool."""
+    plugin = {"plugin": f"{__name__}:UnbuildableTask"}
+    with pytest.raises(RunError, match="unreachable"):
+        run_evaluation(fake_config(tmp_path, task=plugin, num_episodes=4, num_workers=2))
