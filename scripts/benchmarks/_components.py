@@ -24,7 +24,6 @@ COMPONENTS: dict[str, tuple[str, ...]] = {
     "perception": (
         "tango.perception.build:PerceptionBundle.observe",
         "tango.perception.oracle.scorer:OracleTextScorer.score",
-        "tango.perception.value_scorers:OracleTextScorer.score",
         "tango.perception.value_scorers:ClipScorer.score",
         "tango.agent.habitat_agent:HabitatAgent.detect",
         "tango.agent.habitat_agent:HabitatAgent.match_image",
@@ -37,13 +36,10 @@ COMPONENTS: dict[str, tuple[str, ...]] = {
         "tango.navigation.navigator:Navigator.next_action_to",
     ),
     "interpreter": ("tango.programs.interpreter:Interpreter.run",),
-    "episode_setup": (
-        "tango.tasks.habitat.runner:HabitatRunner.run",
-        "tango.tasks.habitat_runner:HabitatRunner.run",
-    ),
+    "episode_setup": ("tango.tasks.habitat.runner:HabitatRunner.run",),
 }
-"""Component -> the functions whose exclusive time it gets (some under their names both before and after the
-perception/tasks restructure, so that older checkouts can be timed; absent ones are reported as missing).
+"""Component -> the functions whose exclusive time it gets (names as of main 5980aac, the "before" of
+BENCHMARKS.md; a target an older checkout lacks is reported as missing).
 `interpreter` is the program's own work and the agent's glue around the other components; `episode_setup` is
 everything in an episode outside its programs (scene and perception set-up, program generation, scoring)."""
 LOOP_COMPONENTS = ("render", "read_back", "simulator", "perception", "maps", "planning", "interpreter")

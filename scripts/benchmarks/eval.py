@@ -11,8 +11,10 @@ Prints one JSON line with
   with `loop_vs_env_cpu` (the same ratio from CPU time, which a busy machine disturbs less);
 - `components_ms_per_step`: CPU ms per loop step of render, read_back, simulator, perception, maps, planning and
   interpreter (see _components.py), plus `episode_setup_ms_per_step` (scene and perception set-up, generation);
-- with `--pool-episodes N`: `--pool-task` episodes per hour with each of `--workers` (e.g. 1 and auto) and
-  each setting's speed-up over the first;
+- with `--pool-episodes N`: `--pool-task` episodes per hour with each of `--workers` (e.g. 1 and auto: the
+  worker count it resolved to is `workers_used`), each setting's speed-up over the first, the CPU seconds per
+  wall second of each busy process (`cpu_per_wall_per_worker`: about 1 without spinning threads), and whether
+  every setting recorded the same results (`results_identical`: metrics, steps, subtasks, programs);
 - with `--startup`: `startup_s`, the wall time from launching `python -m tango.eval task=TASK` to its first
   simulator step (`startup_cpu_s`: the CPU the process used until then), for each of `--workers`;
 - `load_avg_1m` before and after: on a busy machine the wall-clock rates drop, the CPU times much less.
@@ -26,6 +28,7 @@ import argparse
 import json
 import logging
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -50,6 +53,7 @@ from tango.harness.run import run_evaluation
 ROOT = Path(tango.__file__).resolve().parents[1]
 """The checkout whose code is measured (the one on PYTHONPATH): this script can time an older checkout."""
 CONFIG_DIR = ROOT / "configs"
+RESULT_KEYS = ("metrics", "num_steps", "subtasks", "failure_reason", "program", "status")
 
 
 def _config(task: str, output_dir: Path, overrides: list[str]) -> dict[str, Any]:
@@ -76,9 +80,21 @@ def _env_steps(config: dict[str, Any], steps: int) -> tuple[float, float]:
     return env_step_times(ensure_default_dataset(), sim_config_from_dict(dict(config["sim"])), steps)
 
 
+def _load_sentence_model() -> None:
+    """Load the packaged MiniLM into this process (a model load is start-up: with the text embeddings of the
+    warm-up on disk, the loop would otherwise load it at its first new batch of texts)."""
+    try:
+        from tango.perception.models import placement
+        from tango.perception.text_similarity import load_sentence_model
+    except ImportError:  # an older checkout: its warm-up episode loaded the model
+        return
+    load_sentence_model("", placement("cpu", half=False))
+
+
 def _loop(task: str, episodes: int, warmup: int, env_steps: int, tmp: Path) -> dict[str, Any]:
     if warmup > 0:  # imports and model loads are start-up (measured by --startup), not the loop
         _quiet_run(_config(task, tmp / "warmup", [f"eval.num_episodes={warmup}", "eval.num_workers=1"]))
+        _load_sentence_model()
     config = _config(task, tmp / "loop", [f"eval.num_episodes={episodes}", "eval.num_workers=1"])
     wall_a, cpu_a = _env_steps(config, env_steps // 2)
     with component_timers() as times:
@@ -115,21 +131,48 @@ def _loop(task: str, episodes: int, warmup: int, env_steps: int, tmp: Path) -> d
     }
 
 
+def _results(run_dir: Path) -> dict[str, Any]:
+    """episode id -> the results fields that must not depend on the worker count."""
+    lines = (run_dir / "episodes.jsonl").read_text().splitlines()
+    return {
+        record["episode_id"]: {key: record.get(key) for key in RESULT_KEYS}
+        for record in map(json.loads, lines)
+    }
+
+
 def _pool(task: str, episodes: int, workers: list[str], tmp: Path) -> dict[str, Any]:
+    """Episodes per hour for each workers setting, the CPU each busy process used per wall second, and whether
+    every setting recorded the first setting's results."""
     rates: dict[str, float] = {}
+    cpu_per_wall: dict[str, float] = {}
+    used: dict[str, int] = {}
+    results: dict[str, dict[str, Any]] = {}
     for setting in workers:
-        config = _config(
-            task, tmp / f"pool_{setting}", [f"eval.num_episodes={episodes}", f"eval.num_workers={setting}"]
-        )
-        start = time.perf_counter()
+        run_dir = tmp / f"pool_{setting}"
+        config = _config(task, run_dir, [f"eval.num_episodes={episodes}", f"eval.num_workers={setting}"])
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start, start_cpu = time.perf_counter(), time.process_time()
         summary = _quiet_run(config)
-        rates[setting] = 3600.0 * summary["num_episodes"] / (time.perf_counter() - start)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        count = int(summary["num_workers"])
+        if count == 1:  # the episodes ran in this process
+            cpu = time.process_time() - start_cpu
+        else:  # in pool workers (children, waited for when the pool shut down); this process only waited
+            cpu = after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime
+        rates[setting] = 3600.0 * summary["num_episodes"] / wall
+        cpu_per_wall[setting] = cpu / (wall * count)
+        used[setting] = count
+        results[setting] = _results(run_dir)
     first = rates[workers[0]]
     return {
         "pool_task": task,
         "pool_episodes": episodes,
+        "workers_used": used,
         "episodes_per_hour": {k: round(v, 1) for k, v in rates.items()},
         "speedup_over_first": {k: round(v / first, 3) for k, v in rates.items()},
+        "cpu_per_wall_per_worker": {k: round(v, 3) for k, v in cpu_per_wall.items()},
+        "results_identical": all(found == results[workers[0]] for found in results.values()),
     }
 
 

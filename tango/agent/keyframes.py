@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from tango.agent.observation import Observation
+from tango.agent.observation import Observation, RenderedOnRead
 from tango.navigation.targets import detection_point
 
 
 @dataclass
 class Keyframe:
-    """A kept view and the world point at its centre (None when out of depth range)."""
+    """A kept view and the world point at its centre (None when out of depth range); an image the simulator
+    deferred is drawn when `rgb` is first read (most runs never read the kept images)."""
 
-    rgb: np.ndarray
+    if TYPE_CHECKING:
+        rgb: np.ndarray
+    else:
+        rgb: RenderedOnRead = RenderedOnRead()  # (a descriptor: no default, hence hidden from type checkers)
     point: np.ndarray | None
 
 
@@ -33,7 +38,8 @@ class KeyframeLog:
         if len(self.views) >= self.max_keyframes:
             self.views = self.views[::2]
             self.generation += 1
-        self.views.append(Keyframe(obs.rgb, detection_point(obs, central_box(obs), None, self.max_depth)))
+        point = detection_point(obs, central_box(obs), None, self.max_depth)
+        self.views.append(Keyframe(cast(np.ndarray, obs.rgb_unrendered()), point))
 
 
 def central_box(obs: Observation) -> np.ndarray:

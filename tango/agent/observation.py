@@ -2,25 +2,62 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
+
+DeferredImage = Callable[[], np.ndarray]
+"""Renders a frame's image when it is first read (the simulator skipped it while nothing asked for it)."""
+
+
+class RenderedOnRead:
+    """Dataclass field holding an image or a DeferredImage, which is called (once) when the field is read."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._slot = f"_{name}"
+
+    def __get__(self, obs: Any, owner: type | None = None) -> np.ndarray:
+        if obs is None:
+            raise AttributeError(self._slot)  # the field has no default
+        value = obs.__dict__[self._slot]
+        if callable(value):
+            value = obs.__dict__[self._slot] = value()
+        return np.asarray(value)
+
+    def __set__(self, obs: Any, value: np.ndarray | DeferredImage) -> None:
+        obs.__dict__[self._slot] = value
 
 
 @dataclass
 class Observation:
     """One egocentric frame with its pose.
 
+    `rgb` may be given as a DeferredImage: it is rendered when something first reads it, to the same bits.
     `semantic` is the simulator's instance-id frame; only components named oracle may read it.
     """
 
-    rgb: np.ndarray
+    if TYPE_CHECKING:
+        rgb: np.ndarray
+    else:
+        rgb: RenderedOnRead = RenderedOnRead()  # (a descriptor: no default, hence hidden from type checkers)
     depth: np.ndarray
     camera_pose: np.ndarray
     hfov_deg: float
     agent_position: np.ndarray
     agent_yaw: float
     semantic: np.ndarray | None = None
+
+    @classmethod
+    def with_deferred_rgb(cls, rgb: DeferredImage, **fields: Any) -> Observation:
+        """An observation whose image is rendered by `rgb` when first read."""
+        return cls(cast(np.ndarray, rgb), **fields)
+
+    def rgb_unrendered(self) -> np.ndarray | DeferredImage:
+        """The image, or what renders it when it has not been read yet (for keeping it without drawing it)."""
+        value: np.ndarray | DeferredImage = self.__dict__["_rgb"]
+        return value
 
     @property
     def height(self) -> int:

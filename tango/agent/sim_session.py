@@ -6,7 +6,7 @@ pitch and the distance walked, and answers geodesic queries for the measures. It
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,9 @@ class SimSession:
         self.pitch_deg = 0.0
         self.path_length = 0.0
         self.last_collided = False
+        self.defer_rgb = False
+        """Ask the simulator to draw each step's colour image only when something reads `Observation.rgb`
+        (where the backend can: TangoSim); set it when the configured components read no pixels."""
 
     @property
     def simulator(self) -> Any:
@@ -52,7 +55,7 @@ class SimSession:
             self._sim = make_simulator(config)
         else:
             self._sim.reconfigure(config)
-        raw = self._sim.reset()
+        raw = self._deferring(self._sim.reset)
         self.pitch_deg = 0.0
         self.path_length = 0.0
         self.last_collided = False
@@ -61,7 +64,7 @@ class SimSession:
     def step(self, action: str) -> Observation:
         """Apply one discrete action; the distance moved is added to `path_length`."""
         before = self.position()
-        raw = self.simulator.step(action)
+        raw = self._deferring(lambda: self.simulator.step(action))
         if action == "look_up":
             self.pitch_deg = min(self.pitch_deg + self.config.tilt_angle, TILT_LIMIT_DEG)
         elif action == "look_down":
@@ -102,22 +105,35 @@ class SimSession:
             self._sim.close()
             self._sim = None
 
+    def _deferring(self, observe: Callable[[], Any]) -> Any:
+        """`observe()` with the simulator deferring colour images as `defer_rgb` says (if it can)."""
+        if not hasattr(self.simulator, "defer_rgb"):
+            return observe()
+        self.simulator.defer_rgb = self.defer_rgb
+        try:
+            return observe()
+        finally:
+            self.simulator.defer_rgb = False
+
     def _observation(self, raw: dict[str, Any]) -> Observation:
         position = self.position()
         yaw = self.yaw()
         depth = np.asarray(raw["depth"], dtype=np.float32)
         semantic = raw.get("semantic")
-        return Observation(
-            rgb=np.asarray(raw["rgb"])[..., :3],
-            depth=depth[..., 0] if depth.ndim == 3 else depth,
-            camera_pose=camera_pose(position, yaw, np.deg2rad(self.pitch_deg), self.config.camera_height),
-            hfov_deg=self.config.hfov,
-            agent_position=position,
-            agent_yaw=yaw,
-            semantic=None
+        rgb = raw["rgb"]
+        fields: dict[str, Any] = {
+            "depth": depth[..., 0] if depth.ndim == 3 else depth,
+            "camera_pose": camera_pose(position, yaw, np.deg2rad(self.pitch_deg), self.config.camera_height),
+            "hfov_deg": self.config.hfov,
+            "agent_position": position,
+            "agent_yaw": yaw,
+            "semantic": None
             if semantic is None
             else np.asarray(semantic, dtype=np.int32).reshape(depth.shape[:2]),
-        )
+        }
+        if callable(rgb):  # deferred by the simulator
+            return Observation.with_deferred_rgb(lambda: np.asarray(rgb())[..., :3], **fields)
+        return Observation(rgb=np.asarray(rgb)[..., :3], **fields)
 
 
 def _quaternion(rotation: Point) -> Any:

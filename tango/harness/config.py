@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tango.config_utils import dataclass_from_dict
+from tango.harness.parallelism import AUTO, parse_workers
 
 
 class ConfigError(ValueError):
@@ -16,14 +17,15 @@ class ConfigError(ValueError):
 class EvalConfig:
     """How many episodes, where results go, and how the run is split and parallelised.
 
-    `num_episodes` <= 0 means all episodes of the split. Shards take every `num_shards`-th episode of the
+    `num_episodes` <= 0 means all episodes of the split. `num_workers` is a number of worker processes or
+    "auto": one per usable core, as many as the available memory holds (tango.harness.parallelism). Shards take every `num_shards`-th episode of the
     selected list starting at `shard`. `seed` is the base of the per-episode seeds. On resume, episodes that
     raised are kept as results unless `retry_errors` (e.g. after an LLM server outage) runs them again.
     """
 
     output_dir: str
     num_episodes: int = -1
-    num_workers: int = 1
+    num_workers: int | str = AUTO
     shard: int = 0
     num_shards: int = 1
     seed: int = 0
@@ -37,8 +39,10 @@ class EvalConfig:
     def __post_init__(self) -> None:
         if not self.output_dir:
             raise ConfigError("eval.output_dir must be set")
-        if self.num_workers < 1:
-            raise ConfigError(f"eval.num_workers must be >= 1, got {self.num_workers}")
+        try:
+            parse_workers(self.num_workers)
+        except ValueError as error:
+            raise ConfigError(str(error)) from error
         if self.num_shards < 1:
             raise ConfigError(f"eval.num_shards must be >= 1, got {self.num_shards}")
         if not 0 <= self.shard < self.num_shards:

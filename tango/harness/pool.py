@@ -24,6 +24,7 @@ from typing import Any
 
 from tango.harness.episode import EpisodeSpec, TaskPlugin
 from tango.harness.worker import EpisodeJob, EpisodeWorker
+from tango.threads import pin_threads
 
 log = logging.getLogger(__name__)
 
@@ -32,18 +33,21 @@ MAX_CRASHES_PER_EPISODE = 2
 PARENT_POLL_S = 0.5
 
 _worker: EpisodeWorker | None = None
+_init_error: Exception | None = None
+"""Why this worker could not build its runner (e.g. a RunError for an unreachable server): every task raises it
+again, so the run stops with that error, as it would in one process, instead of a broken pool."""
 
 
 def _init_worker(job: EpisodeJob) -> None:
     """Pool initializer: build this process's runner once (a process global is what a pool worker has)."""
-    global _worker
-    # The pool is the parallelism: one thread each for BLAS/torch and for Mesa llvmpipe's rasteriser, which
-    # otherwise starts a thread per core in every worker and oversubscribes the machine.
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    os.environ.setdefault("LP_NUM_THREADS", "1")
+    global _worker, _init_error
     signal.signal(signal.SIGTERM, _on_terminate)
     threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
-    _worker = EpisodeWorker(job)
+    pin_threads()
+    try:
+        _worker = EpisodeWorker(job)
+    except Exception as error:  # noqa: BLE001  (raised again by each task: see _init_error)
+        _init_error = error
 
 
 def _exit_with_parent(parent_pid: int) -> None:
@@ -66,6 +70,8 @@ def _inflight_file(job: EpisodeJob) -> Path:
 
 def _run_in_worker(spec: EpisodeSpec) -> dict[str, Any]:
     """Pool task: mark the episode in flight (for crash attribution), run it, clear the mark."""
+    if _init_error is not None:
+        raise _init_error
     assert _worker is not None, "pool worker used before its initializer ran"
     marker = _inflight_file(_worker.job)
     marker.parent.mkdir(parents=True, exist_ok=True)
@@ -118,6 +124,7 @@ def run_episodes(
     """Run every spec once and hand each record to `on_record` (in the calling process) as it finishes."""
     if not specs:
         return
+    pin_threads()  # the workers are the parallelism: threads inside a process would only compete (and spin)
     if num_workers == 1:
         worker = EpisodeWorker(job, plugin)
         try:

@@ -14,6 +14,7 @@ from rich.console import Console
 
 from tango.harness.config import EvalConfig
 from tango.harness.episode import TaskPlugin, load_plugin
+from tango.harness.parallelism import parse_workers, worker_count
 from tango.harness.pool import run_episodes
 from tango.harness.progress import RunProgress
 from tango.harness.report import write_report
@@ -62,13 +63,14 @@ def _finish(
     wall: float,
     config: dict[str, Any],
     eval_cfg: EvalConfig,
+    workers: int,
     interrupted: bool,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Write summary.json over the selected episodes recorded so far; return it with those records."""
     records = [record for record in writer.records if str(record["episode_id"]) in selected_ids]
     summary = summarize(records, task, wall, configs=config, num_planned=len(selected_ids))
     summary.update(
-        num_workers=eval_cfg.num_workers,
+        num_workers=workers,
         shard={"index": eval_cfg.shard, "count": eval_cfg.num_shards},
         complete=not interrupted and len(records) == len(selected_ids),
     )
@@ -127,6 +129,8 @@ def run_evaluation(
         video=eval_cfg.video,
         video_fps=eval_cfg.video_fps,
     )
+    workers = worker_count(parse_workers(eval_cfg.num_workers), len(todo))
+    log.info("%s: %d worker process(es) (eval.num_workers=%s)", task, workers, eval_cfg.num_workers)
     previous_wall = _previous_wall_time(run_dir)
     start = time.perf_counter()
     with RunProgress(task, len(selected), len(selected) - len(todo), eval_cfg.progress, console) as progress:
@@ -136,7 +140,7 @@ def run_evaluation(
             progress.update(record)
 
         try:
-            run_episodes(todo, job, plugin, eval_cfg.num_workers, on_record)
+            run_episodes(todo, job, plugin, workers, on_record)
         except KeyboardInterrupt:
             log.warning(
                 "interrupted: %d episodes recorded; rerun the same command to resume", len(writer.records)
@@ -148,11 +152,12 @@ def run_evaluation(
                 previous_wall + time.perf_counter() - start,
                 config,
                 eval_cfg,
+                workers,
                 True,
             )
             raise
     wall = previous_wall + time.perf_counter() - start
-    summary, records = _finish(writer, selected_ids, task, wall, config, eval_cfg, False)
+    summary, records = _finish(writer, selected_ids, task, wall, config, eval_cfg, workers, False)
     if eval_cfg.report:
         write_report(run_dir, summary, records)
     (table_console or Console()).print(summary_table(summary))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -15,13 +16,17 @@ MIN_SPEED = 0.3
 class DistanceField:
     """Geodesic distance in pixels to the goal cells over map window [row0:, col0:]; inf where unreachable.
 
-    Descents are memoised per start pixel and length: the controller asks for the same one several times a
-    step (to check the path, then to pick the waypoint) while the field stays the same.
+    A field marched only up to `band` (skfmm's narrow band: every value up to it is the full march's, to the
+    bit) reads inf beyond it until a read of such a cell from `at` or `descend` completes the march, so callers
+    see the full field's values wherever they look. Descents are memoised per start pixel and length: the
+    controller asks for the same one several times a step (to check the path, then to pick the waypoint).
     """
 
     row0: int
     col0: int
     distance: np.ndarray
+    _march: Callable[[float], np.ndarray] | None = field(default=None, repr=False)
+    """Marches the whole window again (band 0) while this field is band-limited; None once it is complete."""
     _padded: np.ndarray | None = field(default=None, init=False, repr=False)
     _descents: dict[tuple[int, int, int], np.ndarray] = field(default_factory=dict, init=False, repr=False)
 
@@ -29,14 +34,27 @@ class DistanceField:
         """Distance at a map pixel (inf outside the window)."""
         r, c = int(pixel[0]) - self.row0, int(pixel[1]) - self.col0
         if 0 <= r < self.distance.shape[0] and 0 <= c < self.distance.shape[1]:
-            return float(self.distance[r, c])
+            value = float(self.distance[r, c])
+            if value == np.inf and self._march is not None:
+                self._complete()
+                value = float(self.distance[r, c])
+            return value
         return float("inf")
+
+    def _complete(self) -> None:
+        """Replace the band-limited values by the full march (values within the band stay the same bits)."""
+        assert self._march is not None
+        self.distance = self._march(0.0)
+        self._march = None
+        self._padded = None
+        self._descents.clear()
 
     def descend(self, pixel: np.ndarray, max_cells: int) -> np.ndarray:
         """Map pixels visited by steepest 8-neighbour descent from pixel (itself first), up to max_cells.
 
         Among equal neighbours the first in row-major order of the 3x3 neighbourhood wins; a step is taken only
         to a strictly smaller value. The result is shared between calls: do not modify it."""
+        self.at(pixel)  # a start beyond the band completes the field first
         key = (int(pixel[0]), int(pixel[1]), int(max_cells))
         path = self._descents.get(key)
         if path is None:
@@ -83,21 +101,34 @@ def clearance_speed(obstacles: np.ndarray, full_speed_px: float) -> np.ndarray:
 
 
 def distance_field(
-    traversable: np.ndarray, goal_cells: np.ndarray, row0: int, col0: int, speed: np.ndarray | None = None
+    traversable: np.ndarray,
+    goal_cells: np.ndarray,
+    row0: int,
+    col0: int,
+    speed: np.ndarray | None = None,
+    band: float = 0.0,
 ) -> DistanceField:
     """Fast marching from the goal cells through traversable cells (goal cells count as traversable): travel
-    time in pixels at unit speed, or at the given per-cell speed."""
+    time in pixels at unit speed, or at the given per-cell speed. A positive `band` marches only up to that
+    travel time at first (the rest is marched when something reads beyond it, see DistanceField)."""
     phi = np.ones(traversable.shape)
     phi[goal_cells] = -1.0
     free = traversable | goal_cells
-    try:
-        masked: np.ma.MaskedArray = np.ma.MaskedArray(phi, ~free)
-        dist = skfmm.distance(masked, dx=1.0) if speed is None else skfmm.travel_time(masked, speed, dx=1.0)
-        values = np.ma.filled(dist.astype(float), np.inf)
-    except ValueError:
-        values = np.full(traversable.shape, np.inf)
-    values[goal_cells] = 0.0
-    return DistanceField(row0, col0, values)
+    masked: np.ma.MaskedArray = np.ma.MaskedArray(phi, ~free)
+
+    def march(narrow: float) -> np.ndarray:
+        try:
+            if speed is None:
+                dist = skfmm.distance(masked, dx=1.0, narrow=narrow)
+            else:
+                dist = skfmm.travel_time(masked, speed, dx=1.0, narrow=narrow)
+            values = np.ma.filled(dist.astype(float), np.inf)
+        except ValueError:
+            values = np.full(traversable.shape, np.inf)
+        values[goal_cells] = 0.0
+        return values
+
+    return DistanceField(row0, col0, march(band), march if band > 0 else None)
 
 
 def reachable_from(traversable: np.ndarray, start: np.ndarray) -> np.ndarray:

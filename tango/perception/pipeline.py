@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import torch
-import torchvision
 
 from tango.agent.observation import Observation
 from tango.perception.clip_filter import ClipFilter
@@ -26,6 +25,8 @@ def nms(detections: Detections, iou_threshold: float) -> Detections:
     """Per-label non-maximum suppression (torchvision), highest score first."""
     if len(detections) < 2:
         return detections
+    import torchvision  # (3 s of imports, torch._dynamo among them: only for detector pipelines that run)
+
     names = sorted(set(detections.labels))
     groups = torch.tensor([names.index(label) for label in detections.labels])
     keep = torchvision.ops.batched_nms(

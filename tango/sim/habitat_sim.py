@@ -224,6 +224,9 @@ class TangoSim(Simulator):
         self._pitch = 0.0
         self._collided = False
         self._prev_sim_obs: dict[str, Any] = {}
+        self.defer_rgb = False
+        """Observations carry the rgb image as a DeferredRGB (drawn when called) instead of the array, which
+        spares the colour shading of every frame whose image nobody reads."""
         self.pathfinder = TangoPathFinder(self)
         self._apply_config(config)
 
@@ -540,7 +543,12 @@ class TangoSim(Simulator):
     def _observe(self) -> Observations:
         sim_obs: dict[str, Any] = {"collided": self._collided}
         for index, camera in enumerate(self._cameras):
-            frame = camera.renderer.render(self.camera_pose(index))
+            pose = self.camera_pose(index)
+            if self.defer_rgb and "rgb" in camera.uuids:
+                frame = camera.renderer.render(pose, [name for name in camera.uuids if name != "rgb"])
+                sim_obs[camera.uuids["rgb"]] = camera.renderer.deferred_rgb(pose)
+            else:
+                frame = camera.renderer.render(pose)
             if frame.rgb is not None:
                 sim_obs[camera.uuids["rgb"]] = frame.rgb
             if frame.depth is not None:

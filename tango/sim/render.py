@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import logging
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -27,6 +28,10 @@ LOG = logging.getLogger(__name__)
 
 SENSOR_NAMES = ("rgb", "depth", "semantic")
 DEFAULT_GREY = (180, 180, 180, 255)
+_COLOUR_WRITES = ((True, True, True, True),) * 3
+_NO_COLOUR_WRITES = ((False, False, False, False), (True, True, True, True), (True, True, True, True))
+"""Write masks of the colour, depth and id attachments: without colour writes llvmpipe compiles the shading
+out of the fragment shader (a quarter of a frame's time at 256x256), and depth and ids are the same bits."""
 EGL_PACKAGES = "libegl1 libegl-mesa0 libgl1-mesa-dri"
 CHUNK_SIZE = 1.0  # metres: geometry is culled and depth-sorted in xz chunks of this size
 _NEAR_PLANE = 0.02
@@ -139,6 +144,19 @@ def perspective(hfov_deg: float, width: int, height: int, near: float, far: floa
 
 
 @dataclass
+class DeferredRGB:
+    """A frame's colour image not drawn yet: calling it renders the full frame at `pose` and reads the image."""
+
+    renderer: Renderer
+    pose: np.ndarray
+
+    def __call__(self) -> np.ndarray:
+        rgb = self.renderer.render(self.pose, ("rgb",)).rgb
+        assert rgb is not None, "deferred rgb from a renderer without an rgb sensor"
+        return rgb
+
+
+@dataclass
 class _Batch:
     """One texture's geometry; its index buffer is ordered by spatial chunk so chunks can be culled and drawn
     nearest first (fewer vertices processed, more fragments rejected by the early depth test)."""
@@ -194,9 +212,20 @@ class Renderer:
         self._zbuffer = self.ctx.depth_renderbuffer((width, height))
         self._fbo = self.ctx.framebuffer([self._color, self._depth, self._ids], self._zbuffer)
         self._batches = self._upload(placed_meshes(scene))
+        self._released = False
+        self._colour_writes = True
 
-    def render(self, pose_world_from_camera: np.ndarray) -> Frame:
-        """Render the requested sensors from the camera pose (its -z is the viewing direction, +y up)."""
+    def render(self, pose_world_from_camera: np.ndarray, sensors: Collection[str] | None = None) -> Frame:
+        """Render the sensors (all of the renderer's by default; others are None) from the camera pose (its -z is
+        the viewing direction, +y up). Without rgb the colour attachment is not written."""
+        if self._released:
+            raise RendererError("this renderer was released (its scene was unloaded)")
+        wanted = self.sensors if sensors is None else tuple(name for name in self.sensors if name in sensors)
+        colour = "rgb" in wanted
+        if colour != self._colour_writes:
+            # moderngl takes one mask per attachment (its stubs know only the single-attachment form)
+            self._fbo.color_mask = _COLOUR_WRITES if colour else _NO_COLOUR_WRITES  # type: ignore[assignment]
+            self._colour_writes = colour
         view = np.linalg.inv(np.asarray(pose_world_from_camera, dtype=np.float64))
         self._uniform("view").write(view.T.astype("f4").tobytes())
         self._fbo.use()
@@ -219,14 +248,18 @@ class Renderer:
                     vertices=int(batch.chunk_count[chunk]),
                     first=int(batch.chunk_first[chunk]),
                 )
-        depth = self._read(1, 1, "f4") if "depth" in self.sensors else None
+        depth = self._read(1, 1, "f4") if "depth" in wanted else None
         if depth is not None and self._clip_depth:
             depth = np.clip(depth, self.depth_min, self.depth_max)
         return Frame(
-            rgb=self._read(0, 3, "f1") if "rgb" in self.sensors else None,
+            rgb=self._read(0, 3, "f1") if "rgb" in wanted else None,
             depth=depth,
-            semantic=self._read(2, 1, "i4") if "semantic" in self.sensors else None,
+            semantic=self._read(2, 1, "i4") if "semantic" in wanted else None,
         )
+
+    def deferred_rgb(self, pose_world_from_camera: np.ndarray) -> DeferredRGB:
+        """The colour image from the pose, rendered when called (to the bits `render` gives it now)."""
+        return DeferredRGB(self, np.array(pose_world_from_camera, dtype=np.float64))
 
     def release(self) -> None:
         """Free the GL objects (and the context when this renderer created it)."""
@@ -235,6 +268,7 @@ class Renderer:
             if batch.texture is not None:
                 batch.texture.release()
         self._batches = []
+        self._released = True
         self._fbo.release()
         if self._owns_ctx:
             self.ctx.release()

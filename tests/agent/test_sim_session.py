@@ -165,3 +165,23 @@ def test_render_at_does_not_depend_on_where_the_agent_looks(started: SimSession,
         assert np.array_equal(started.render_at(view.position, view.rotation)[0], level)
     finally:
         started.step("look_up")
+
+
+def test_deferred_images_are_drawn_when_read_to_the_same_bits(started: SimSession) -> None:
+    """With defer_rgb the simulator skips the colour image; reading it later (after more steps) draws the same
+    image the step would have given, and depth and ids are unchanged."""
+    actions = ["turn_left", "turn_left", "turn_right", "look_down"]
+    eager = [started.step(action) for action in actions]
+    for action in ["look_up", "turn_left", "turn_right", "turn_right"]:  # back to the same poses in reverse
+        started.step(action)
+    started.defer_rgb = True
+    try:
+        deferred = [started.step(action) for action in actions]
+        assert all(callable(obs.rgb_unrendered()) for obs in deferred)
+        started.step("turn_left")
+    finally:
+        started.defer_rgb = False
+    for now, later in zip(eager, deferred, strict=True):
+        assert np.array_equal(now.depth, later.depth) and np.array_equal(now.semantic, later.semantic)
+        assert np.array_equal(now.rgb, later.rgb)
+    assert not callable(deferred[0].rgb_unrendered())  # drawn once, then kept

@@ -58,7 +58,7 @@ def test_every_registered_task_has_a_preset_and_every_task_preset_is_registered(
 def test_the_eval_section_is_the_eval_schema_with_its_defaults() -> None:
     cfg = _compose("task=fake")
     assert OmegaConf.get_type(cfg.eval) is GROUP_SCHEMAS["eval"]
-    assert cfg.eval.num_workers == 1 and str(cfg.eval.output_dir).startswith("runs/fake/")
+    assert cfg.eval.num_workers == "auto" and str(cfg.eval.output_dir).startswith("runs/fake/")
 
 
 def test_each_name_has_one_meaning_agent_is_the_agent_group() -> None:

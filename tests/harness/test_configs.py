@@ -31,7 +31,7 @@ def test_eval_config_composes_for_every_task(task: str) -> None:
     assert isinstance(settings, dict)
     eval_cfg = EvalConfig.from_dict(settings)
     assert eval_cfg.output_dir.startswith(f"runs/{task}/")
-    assert eval_cfg.num_workers == 1 and eval_cfg.num_shards == 1
+    assert eval_cfg.num_workers == "auto" and eval_cfg.num_shards == 1
 
 
 def test_default_task_is_goat() -> None:
@@ -70,3 +70,5 @@ def test_eval_config_rejects_unknown_and_out_of_range_settings() -> None:
         EvalConfig(output_dir="x", shard=3, num_shards=2)
     with pytest.raises(ConfigError, match="num_workers"):
         EvalConfig(output_dir="x", num_workers=0)
+    with pytest.raises(ConfigError, match="num_workers"):
+        EvalConfig(output_dir="x", num_workers="all")

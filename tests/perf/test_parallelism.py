@@ -1,11 +1,18 @@
-"""eval.num_workers: a number, or auto (cores, within memory, at most one per episode)."""
+"""eval.num_workers: a number, or auto (the default: cores, within memory, at most one per episode); every run
+pins its own threads."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tango.harness.fake_task import FakeRunner, FakeTask
 from tango.harness.parallelism import (
     AUTO,
     WORKER_MEMORY_BYTES,
@@ -14,6 +21,10 @@ from tango.harness.parallelism import (
     usable_cores,
     worker_count,
 )
+from tango.harness.run import RunError, run_evaluation
+from tests.harness.conftest import fake_config, records_by_id
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_auto_is_one_worker_per_core_within_memory() -> None:
@@ -48,3 +59,49 @@ def test_bad_settings_name_the_key(bad: object) -> None:
 
 def test_good_settings_pass() -> None:
     assert parse_workers(AUTO) == AUTO and parse_workers(3) == 3
+
+
+def test_the_default_is_auto_and_gives_the_results_of_one_worker(tmp_path: Path) -> None:
+    task = {"subtasks": 2, "fail_ids": ["fake-002"]}
+    run_evaluation(fake_config(tmp_path / "one", task=task, num_episodes=4, num_workers=1))
+    run_evaluation(fake_config(tmp_path / "auto", task=task, num_episodes=4))
+    summary = json.loads((tmp_path / "auto" / "summary.json").read_text())
+    assert summary["num_workers"] == worker_count(AUTO, 4)
+    assert records_by_id(tmp_path / "auto") == records_by_id(tmp_path / "one")
+
+
+CHILD = """
+import json, os, sys
+from pathlib import Path
+from tango.harness.run import run_evaluation
+from tests.harness.conftest import fake_config
+run_evaluation(fake_config(Path(sys.argv[1]), num_episodes=1, num_workers=1))
+import torch
+print(json.dumps({"torch": torch.get_num_threads(), "omp": os.environ.get("OMP_NUM_THREADS"),
+                  "llvmpipe": os.environ.get("LP_NUM_THREADS")}))
+"""
+
+
+def test_a_single_process_run_pins_its_own_threads(tmp_path: Path) -> None:
+    """Nothing in the environment: the run itself sets one compute thread and no rasteriser threads."""
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    env["PYTHONPATH"] = str(ROOT)
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, str(tmp_path / "run")],
+        env=env, cwd=ROOT, capture_output=True, text=True, check=True, timeout=300,
+    )  # fmt: skip
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == {"torch": 1, "omp": "1", "llvmpipe": "0"}
+
+
+class UnbuildableTask(FakeTask):
+    """The fake task with a runner that cannot be built (as a task whose server is unreachable)."""
+
+    def make_runner(self, cfg: dict[str, Any]) -> FakeRunner:
+        raise RunError("the simulator server at http://127.0.0.1:9 is unreachable")
+
+
+def test_a_runner_that_cannot_be_built_in_pool_workers_stops_the_run_with_its_error(tmp_path: Path) -> None:
+    """As in one process: the run stops with the RunError (the CLI prints it and exits 2), not a broken pool."""
+    plugin = {"plugin": f"{__name__}:UnbuildableTask"}
+    with pytest.raises(RunError, match="unreachable"):
+        run_evaluation(fake_config(tmp_path, task=plugin, num_episodes=4, num_workers=2))

@@ -140,3 +140,29 @@ def test_undecodable_basis_texture_renders_grey_with_exact_depth(tmp_path) -> No
     assert np.abs(frame.depth[24:40, 24:40] - 2.0).max() < 1e-4
     assert (frame.semantic == 0).all()
     renderer.release()
+
+
+def test_frames_without_colour_and_deferred_colour_are_the_full_render_bits(tmp_path) -> None:
+    """A render without rgb skips the colour writes yet gives the same depth and ids; the deferred image, drawn
+    later and after other frames, is the full render's image."""
+    loaded = load_scene(write_room(tmp_path))
+    renderer = Renderer(loaded.mesh, WIDTH, HEIGHT, HFOV, depth_min=0.0, depth_max=20.0)
+    poses = [
+        camera_pose(np.array([x, 0.0, z]), yaw, pitch, height=0.88)
+        for x, z, yaw, pitch in [(-1.0, -1.0, 2.3, -0.3), (0.5, 0.2, 0.4, 0.0), (1.0, -0.5, -1.2, -0.5)]
+    ]
+    full = [renderer.render(pose) for pose in poses]
+    deferred = []
+    for pose, expected in zip(poses, full, strict=True):
+        frame = renderer.render(pose, ("depth", "semantic"))
+        assert frame.rgb is None
+        assert np.array_equal(frame.depth, expected.depth) and np.array_equal(
+            frame.semantic, expected.semantic
+        )
+        deferred.append(renderer.deferred_rgb(pose))
+    for image, expected in zip(deferred, full, strict=True):
+        assert np.array_equal(image(), expected.rgb)
+    assert len({frame.rgb.tobytes() for frame in full}) == 3  # the poses see different images
+    renderer.release()
+    with pytest.raises(RendererError, match="released"):
+        deferred[0]()

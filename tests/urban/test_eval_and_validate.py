@@ -27,7 +27,10 @@ def test_the_eval_cli_runs_the_program_agent_and_resumes(city: Path, tmp_path: P
     subprocess.run(command, check=True, capture_output=True, text=True, timeout=900)
     records = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
     summary = json.loads((out / "summary.json").read_text())
-    assert [r["episode_id"] for r in records] == ["LQ-000001", "SN-000001"]
+    assert sorted(r["episode_id"] for r in records) == [
+        "LQ-000001",
+        "SN-000001",
+    ]  # (workers finish in any order)
     assert summary["oracle_components"] == ["signs"] and summary["success_distance"] == 15.0
     assert set(summary["subtasks"]["by_goal_type"]) == {"LandmarkQA", "ShortNav"}
     for record in records:

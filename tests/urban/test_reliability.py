@@ -21,7 +21,13 @@ from tango.urban.server.launcher import ServerProcess
 
 def config(out: Path, city: Path, **urban: Any) -> dict[str, Any]:
     return {
-        "eval": {"output_dir": str(out), "num_episodes": -1, "progress": False, "report": True},
+        "eval": {
+            "output_dir": str(out),
+            "num_episodes": -1,
+            "num_workers": 1,
+            "progress": False,
+            "report": True,
+        },
         "task": {"name": "urban", "plugin": "tango.urban.runner:UrbanTaskPlugin", "success_distance": 15.0},
         "urban": {"city_dir": str(city), "kinds": ["SN"], **urban},
         "sim": {"url": "", "token": ""},

@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tango.benchmarks.graphnav.conditions import CONDITIONS
-from tango.benchmarks.graphnav.env import EnvConfig
 from tango.benchmarks.graphnav.episodes import TASKS
 from tango.benchmarks.graphnav.mazegen import SIZES, check_sizes
 from tango.config_utils import dataclass_from_dict
@@ -14,6 +13,15 @@ from tango.config_utils import dataclass_from_dict
 
 class GraphNavConfigError(ValueError):
     """A graphnav setting is unknown or out of range; the message names the key."""
+
+
+@dataclass
+class EnvConfig:
+    """Step budget and invalid-action allowance (the reason for the default: tango.benchmarks.graphnav.env)."""
+
+    step_budget_factor: float = 2.0
+    step_budget_slack: int = 4
+    max_invalid_actions: int = 10
 
 
 @dataclass

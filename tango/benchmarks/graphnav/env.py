@@ -16,20 +16,12 @@ from dataclasses import dataclass, field
 
 from tango.benchmarks.graphnav.availability import EpisodeUnavailable
 from tango.benchmarks.graphnav.conditions import SLOT_OFFSETS, SLOTS, Condition, annotate
+from tango.benchmarks.graphnav.config import EnvConfig
 from tango.benchmarks.graphnav.episodes import Episode
 from tango.benchmarks.graphnav.keygraph import Cell, KeyGraph, direction_between
 from tango.benchmarks.graphnav.metrics import episode_metrics
 from tango.benchmarks.graphnav.observed import heading_on_arrival, walk_headings
 from tango.benchmarks.graphnav.views import NodeView, ViewSource
-
-
-@dataclass
-class EnvConfig:
-    """Step budget and invalid-action allowance (see the module docstring for the default's reason)."""
-
-    step_budget_factor: float = 2.0
-    step_budget_slack: int = 4
-    max_invalid_actions: int = 10
 
 
 @dataclass

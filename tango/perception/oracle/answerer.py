@@ -102,7 +102,7 @@ class OracleAnswerer:
     def answer(self, obs: Observation, question: str, image: GoalImage | None = None) -> str:
         """A short answer from the observed objects; "unknown" when nothing observed fits. With `image` of the
         frame's size, what the image shows is observed instead of the current frame."""
-        if image is not None and image.pixels.shape == obs.rgb.shape:
+        if image is not None and image.pixels.shape == (obs.height, obs.width, 3):
             obs = replace(obs, rgb=image.pixels, semantic=GroundTruth.semantic(image.semantic, "the image"))
         self.observe(obs)
         q = words_of(question)

@@ -16,20 +16,13 @@ import shutil
 from dataclasses import asdict
 from pathlib import Path
 
+from tango.cache import cache_root
 from tango.scenes.datasets.generate import DatasetConfig, generate_dataset, generator_version, read_stamp
 
 LOG = logging.getLogger(__name__)
 
 DEFAULT_NAME = "synthetic-v2"
 DEFAULT_CONFIG = DatasetConfig(num_scenes=10, seed=0)
-
-
-def cache_root(cache_dir: str | os.PathLike[str] | None = None) -> Path:
-    """Where cached datasets live: the argument, else $TANGO_CACHE, else ~/.cache/tango."""
-    if cache_dir is not None:
-        return Path(cache_dir)
-    env = os.environ.get("TANGO_CACHE")
-    return Path(env) if env else Path.home() / ".cache" / "tango"
 
 
 def is_current(root: Path, config: DatasetConfig) -> bool:

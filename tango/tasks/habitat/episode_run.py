@@ -50,6 +50,7 @@ class Runner(Protocol):
     agent_config: AgentConfig
     sim_config: EmbeddedSimConfig
     scenes_dir: Path
+    rgb_on_demand: bool
 
     def scene_truth(self, scene_path: Path) -> OracleScene | None: ...
 
@@ -97,6 +98,7 @@ class SimEpisode:
     def start(self, scene_id: str, position: Point, rotation: Point) -> None:
         runner = self.runner
         scene_path = resolve_scene_path(scene_id, runner.scenes_dir)
+        self.session.defer_rgb = runner.rgb_on_demand and not self.ctx.frames.enabled
         first = self.session.start(scene_path, position, rotation)
         scene = runner.scene_truth(scene_path)
         truth = None if scene is None else GroundTruth(scene, runner.perception_config.detector.min_pixels)

@@ -18,6 +18,7 @@ from tango.harness.episode import EpisodeContext, EpisodeResult, EpisodeSpec
 from tango.perception.build import describe_config, oracle_components
 from tango.perception.config import perception_config
 from tango.perception.oracle.scene import OracleScene, load_oracle_scene
+from tango.perception.registry import COMPONENTS
 from tango.programs.generators.config import GeneratorConfig
 from tango.programs.generators.factory import make_generator
 from tango.programs.interpreter import Interpreter
@@ -51,6 +52,9 @@ class HabitatRunner:
         self.task = flow.task
         self.perception_config = perception_config(cfg["perception"])
         self.oracle_components = oracle_components(self.perception_config)
+        self.rgb_on_demand = set(self.oracle_components) == set(COMPONENTS)
+        """Only oracles perceive (they read instance ids, not pixels): each step's colour image is drawn only
+        if something reads it (a video, a kept view a matcher looks at, the episode's last frame)."""
         self.sim_config = sensors_for(sim_config_from_dict(dict(cfg["sim"])), bool(self.oracle_components))
         self.agent_config = dataclass_from_dict(AgentConfig, cfg.get("agent", {}), "agent")
         self.generator_config = GeneratorConfig.from_mapping(cfg["generator"])
