@@ -38,7 +38,7 @@ def _max(*args: Any) -> Any:
 
 def _round(number: Any, digits: Any = None) -> Any:
     if digits is not None and (not isinstance(digits, int) or abs(digits) > MAX_ROUND_DIGITS):
-        raise ValueLimitError(f"round() takes at most {MAX_ROUND_DIGITS} digits either way, got {digits!r}")
+        raise ValueLimitError(f"digits must be an integer within ±{MAX_ROUND_DIGITS}, got {digits!r}")
     return round(number) if digits is None else round(number, digits)
 
 

@@ -45,6 +45,9 @@ _SYMBOLS: dict[type, str] = {
     ast.In: "in", ast.NotIn: "not in",
 }  # fmt: skip
 SEQUENCES = (str, list, tuple)
+RENDER_COST = 16
+"""Work units per unit of a value made into text: printing a float or a handle takes 300-700 ns per unit where
+comparing takes 2-15 ns (BENCHMARKS.md, "Hostile programs"), so text is charged as 16 comparisons."""
 
 
 class Operations:
@@ -71,7 +74,10 @@ class Operations:
     def compare(self, op: ast.cmpop, left: Any, right: Any) -> Any:
         """`left op right`; comparisons and `in` are charged the size of both sides (`is` nothing)."""
         if not isinstance(op, _IDENTITY):
-            self.budget.charge_work(self.guard.weight(left, right), f"'{_SYMBOLS[type(op)]}'")
+            units = self.guard.weight(left, right)
+            if isinstance(right, range) and type(left) is not int:
+                units += len(right)  # only an integer is looked up in a range; anything else is compared to each
+            self.budget.charge_work(units, f"'{_SYMBOLS[type(op)]}'")
         return _CMP[type(op)](left, right)
 
     def builtin(self, name: str, args: list[Any]) -> Any:
@@ -83,7 +89,8 @@ class Operations:
                 raise ValueLimitError(
                     f"the text would be at least {shortest} characters long; the limit is {MAX_SEQUENCE}"
                 )
-        self.budget.charge_work(self.guard.weight(*args), f"{name}()")
+        units = self.guard.weight(*args) * (RENDER_COST if name == "str" else 1)
+        self.budget.charge_work(units, f"{name}()")
         return self.guard.check(BUILTINS[name].func(*args))
 
     def display(self, items: list[Any]) -> list[Any]:
@@ -98,7 +105,7 @@ class Operations:
             raise ValueLimitError(
                 f"the expression would be at least {shortest} characters long; the limit is {MAX_SEQUENCE}"
             )
-        self.budget.charge_work(self.guard.weight(*values), "eval()")
+        self.budget.charge_work(self.guard.weight(*values) * RENDER_COST, "eval()")
 
 
 def _result_size(op: ast.operator, left: Any, right: Any) -> int:

@@ -124,12 +124,12 @@ STOPPED = [
         "exceed the limit",
     ),
     # one statement that would take minutes or gigabytes: refused before the work is done
-    ("round_digits", "x = round(5, -100000000)\n", StopReason.RUNTIME_ERROR, "at most 20 digits"),
+    ("round_digits", "x = round(5, -100000000)\n", StopReason.RUNTIME_ERROR, "digits must be an integer within ±20"),
     (
         "round_digits_max",
         "x = round(5, -9223372036854775807)\n",
         StopReason.RUNTIME_ERROR,
-        "at most 20 digits",
+        "digits must be an integer within ±20",
     ),
     ("round_digits_float", "x = round(5, 0.5)\n", StopReason.RUNTIME_ERROR, "digits"),
     (
@@ -165,6 +165,12 @@ STOPPED = [
         's = "ab" * 5000\nfor i in range(1000):\n    for j in range(99):\n        c = ("ab" * 2000 + "c") in s\n',
         StopReason.WORK_BUDGET,
         "work budget of 10,000,000 units",
+    ),
+    (
+        "text_in_huge_range",
+        "r = range(1000000)\nfor i in range(1000):\n    for j in range(99):\n        c = 'a' in r\n",
+        StopReason.WORK_BUDGET,
+        "'in' needs 1,000,003",
     ),
     (
         "eval_placeholder_flood",

@@ -36,7 +36,7 @@ def _replay_first(root: Path, task: str, program: str, out: Path, *overrides: st
         ("navigate_to([float('inf'), 0, float('-inf')])\n", "finite position"),
         ("navigate_to([1e30, 0, -1e30])\nstop()\n", "outside the scene"),
         ("x = detect('chair' * 2000)\nstop()\n", "at most 200 characters"),
-        ("x = round(5, -100000000)\nstop()\n", "at most 20 digits"),
+        ("x = round(5, -100000000)\nstop()\n", "digits must be an integer within ±20"),
     ],
     ids=["infinite", "far", "long_label", "round_digits"],
 )
