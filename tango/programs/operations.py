@@ -76,7 +76,9 @@ class Operations:
         if not isinstance(op, _IDENTITY):
             units = self.guard.weight(left, right)
             if isinstance(right, range) and type(left) is not int:
-                units += len(right)  # only an integer is looked up in a range; anything else is compared to each
+                units += len(
+                    right
+                )  # only an integer is looked up in a range; anything else is compared to each
             self.budget.charge_work(units, f"'{_SYMBOLS[type(op)]}'")
         return _CMP[type(op)](left, right)
 

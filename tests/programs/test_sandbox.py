@@ -124,7 +124,12 @@ STOPPED = [
         "exceed the limit",
     ),
     # one statement that would take minutes or gigabytes: refused before the work is done
-    ("round_digits", "x = round(5, -100000000)\n", StopReason.RUNTIME_ERROR, "digits must be an integer within ±20"),
+    (
+        "round_digits",
+        "x = round(5, -100000000)\n",
+        StopReason.RUNTIME_ERROR,
+        "digits must be an integer within ±20",
+    ),
     (
         "round_digits_max",
         "x = round(5, -9223372036854775807)\n",
