@@ -48,7 +48,8 @@ CATEGORIES = (
     "world knowledge",
 )
 MAX_PREDICTION_CHARS = 1000
-"""A program's answer is scored and recorded cut to this length (`prediction_cut: true` in `extra`)."""
+"""A program's answer is scored and recorded cut to this length (`prediction_cut: true` in `extra`, failure
+reason `answer_cut`)."""
 STARTS_FILE = "episode_starts.json"
 FACTS_FILE = "question_facts.json"
 
@@ -239,6 +240,10 @@ class OpenEQAFlow(HabitatFlow):
         episode.extra = {"category": question.category, "reference": question.answer, **extra}
         if cut:
             episode.extra["prediction_cut"] = True
+            episode.failure_reason = episode.failure_reason or (
+                f"answer_cut: the program's answer is longer than {MAX_PREDICTION_CHARS} characters; "
+                "it is recorded and scored cut"
+            )
         return episode
 
 

@@ -71,6 +71,9 @@ def test_an_openeqa_answer_too_long_to_keep_is_cut_and_marked(dataset_root: Path
     run_evaluation(_replay_first(dataset_root, "openeqa", 'return [["a" * 10000] * 10000] * 9\n', out))
     (record,) = read_jsonl(out / "episodes.jsonl")
     assert record["extra"]["prediction_cut"] is True
+    assert record["failure_reason"].startswith(
+        "answer_cut: the program's answer is longer than 1000 characters"
+    )
     assert len(record["extra"]["prediction"]) == 1000 and record["extra"]["prediction"].startswith("[['aaa")
     assert record["metrics"]["normalised_match"] == 0.0
     assert (out / "episodes.jsonl").stat().st_size < 20_000
