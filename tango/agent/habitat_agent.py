@@ -33,6 +33,8 @@ from tango.perception.interfaces import Recollection
 from tango.programs.budget import Budget
 
 LOG = logging.getLogger(__name__)
+POSITION_MARGIN_M = 1.0
+"""How far outside the scene's navigable bounds a position given to navigate_to may lie."""
 
 
 class HabitatAgent:
@@ -102,6 +104,8 @@ class HabitatAgent:
         itself may be inside furniture: the controller then heads for the nearest reachable cell) or when the
         remaining path has not shrunk for `navigate_patience` steps; the result says whether it is within reach."""
         point = np.asarray(target.position if isinstance(target, ObjectHandle) else target, dtype=np.float64)
+        if not isinstance(target, ObjectHandle):
+            self._check_in_scene(point)
         fmm = self.navigator.fmm
         best, since_best = float("inf"), 0
         for _ in range(self.settings.max_navigate_steps):
@@ -196,6 +200,20 @@ class HabitatAgent:
         self.path.append(obs.agent_position.copy())
         if self.frames.enabled:
             self.frames.add(obs.rgb, obs.depth, render_topdown(self.topdown_layers()), self.current_line())
+
+    def _check_in_scene(self, point: np.ndarray) -> None:
+        """Refuse a position a program gave that is not finite or lies off the scene's floor plan (x and z
+        within the navigable bounds widened by `POSITION_MARGIN_M`; navigation is planar, so y only finite)."""
+        if not np.all(np.isfinite(point)):
+            raise ValueError(f"navigate_to needs a finite position, got {point.tolist()}")
+        lower, upper = self.session.scene_bounds()
+        outside = [
+            f"{axis}={point[i]:g} not in [{lower[i] - POSITION_MARGIN_M:g}, {upper[i] + POSITION_MARGIN_M:g}]"
+            for i, axis in ((0, "x"), (2, "z"))
+            if not lower[i] - POSITION_MARGIN_M <= point[i] <= upper[i] + POSITION_MARGIN_M
+        ]
+        if outside:
+            raise ValueError(f"navigate_to position is outside the scene: {', '.join(outside)}")
 
     def _detect_here(self, label: str) -> Detections:
         """The detector on the current frame, keeping detections with a world point."""

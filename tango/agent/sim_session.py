@@ -100,6 +100,11 @@ class SimSession:
             return float("inf")
         return float(self.simulator.geodesic_distance(list(start), [list(g) for g in goals]))
 
+    def scene_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """(lower, upper) corners of the scene's navigable area (its navmesh or navigability grid)."""
+        lower, upper = self.simulator.pathfinder.get_bounds()
+        return np.array(list(lower), dtype=np.float64), np.array(list(upper), dtype=np.float64)
+
     def close(self) -> None:
         if self._sim is not None:
             self._sim.close()

@@ -20,7 +20,8 @@ class EvalConfig:
     `num_episodes` <= 0 means all episodes of the split. `num_workers` is a number of worker processes or
     "auto": one per usable core, as many as the available memory holds (tango.harness.parallelism). Shards take every `num_shards`-th episode of the
     selected list starting at `shard`. `seed` is the base of the per-episode seeds. On resume, episodes that
-    raised are kept as results unless `retry_errors` (e.g. after an LLM server outage) runs them again.
+    raised (or crashed an earlier run) are kept as results unless `retry_errors` (e.g. after an LLM server
+    outage) runs them again. A second run on a locked `output_dir` exits, or waits with `wait_for_lock`.
     """
 
     output_dir: str
@@ -33,6 +34,7 @@ class EvalConfig:
     video_fps: int = 10
     resume: bool = True
     retry_errors: bool = False
+    wait_for_lock: bool = False
     progress: bool = True
     report: bool = True
 

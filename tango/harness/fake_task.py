@@ -10,11 +10,13 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from tango.config_utils import dataclass_from_dict
+from tango.harness.config import ConfigError
 from tango.harness.episode import EpisodeContext, EpisodeResult, EpisodeSpec
 from tango.tasks.measures import navigation_metrics
 
@@ -46,9 +48,8 @@ class FakeTaskConfig:
 
     @classmethod
     def from_dict(cls, values: dict[str, Any]) -> FakeTaskConfig:
-        """From the `task` node; keys of other tasks' configs are ignored."""
-        known = {f.name for f in fields(cls)}
-        return cls(**{key: value for key, value in values.items() if key in known})
+        """From the `task` node; an unknown key is a ConfigError naming it."""
+        return dataclass_from_dict(cls, values, "task", ConfigError)
 
 
 def _spin_cpu(milliseconds: float) -> None:

@@ -5,6 +5,8 @@ back to the parent, which alone writes the results file. Per-episode seeds make 
 which worker ran an episode. A worker that dies (e.g. a segfault in a native library) breaks the pool: the
 unfinished episodes are rerun in a fresh pool, and the episode the dead worker was running (its in-flight
 mark; workers the pool stops clear theirs) is recorded as `WorkerCrashed` once it has killed a worker twice.
+With one worker the run process marks its own episodes; one that kills it is recorded by the next run
+(tango.harness.inflight). An interrupt (SIGINT, SIGTERM) stops the pool's workers and abandons their episodes.
 """
 
 from __future__ import annotations
@@ -23,12 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from tango.harness.episode import EpisodeSpec, TaskPlugin
+from tango.harness.inflight import crash_record, mark, marker_path, run_process_marker_name, take_markers
 from tango.harness.worker import EpisodeJob, EpisodeWorker
 from tango.threads import pin_threads
 
 log = logging.getLogger(__name__)
 
-INFLIGHT_DIR = ".inflight"
 MAX_CRASHES_PER_EPISODE = 2
 PARENT_POLL_S = 0.5
 
@@ -58,14 +60,11 @@ def _exit_with_parent(parent_pid: int) -> None:
 
 
 def _on_terminate(signum: int, frame: object) -> None:
-    """A worker stopped by the pool (because another one died) clears its in-flight mark: it did not crash."""
+    """A worker stopped by the pool (another one died, or the run was interrupted) clears its in-flight mark:
+    it did not crash."""
     if _worker is not None:
-        _inflight_file(_worker.job).unlink(missing_ok=True)
+        marker_path(_worker.job.run_dir, str(os.getpid())).unlink(missing_ok=True)
     os._exit(128 + signum)
-
-
-def _inflight_file(job: EpisodeJob) -> Path:
-    return Path(job.run_dir) / INFLIGHT_DIR / str(os.getpid())
 
 
 def _run_in_worker(spec: EpisodeSpec) -> dict[str, Any]:
@@ -73,9 +72,7 @@ def _run_in_worker(spec: EpisodeSpec) -> dict[str, Any]:
     if _init_error is not None:
         raise _init_error
     assert _worker is not None, "pool worker used before its initializer ran"
-    marker = _inflight_file(_worker.job)
-    marker.parent.mkdir(parents=True, exist_ok=True)
-    marker.write_text(spec.episode_id)
+    marker = mark(_worker.job.run_dir, str(os.getpid()), spec.episode_id)
     record = _worker.execute(spec)
     marker.unlink(missing_ok=True)
     return record
@@ -83,35 +80,7 @@ def _run_in_worker(spec: EpisodeSpec) -> dict[str, Any]:
 
 def _crashed_episode_ids(run_dir: Path) -> set[str]:
     """Episode ids left marked in flight by workers that died; the marks are removed."""
-    folder = run_dir / INFLIGHT_DIR
-    ids = set()
-    for marker in folder.glob("*") if folder.is_dir() else []:
-        ids.add(marker.read_text())
-        marker.unlink()
-    return ids
-
-
-def crash_record(spec: EpisodeSpec, job: EpisodeJob, plugin: TaskPlugin) -> dict[str, Any]:
-    """The error record of an episode whose worker process died twice while running it."""
-    failure = plugin.failure_metrics(spec)
-    return {
-        "episode_id": spec.episode_id,
-        "task": job.task,
-        "scene_id": spec.scene_id,
-        "instruction": spec.instruction,
-        "program": "",
-        "program_source": "",
-        "metrics": dict(failure),
-        "num_steps": 0,
-        "failure_reason": f"WorkerCrashed: the worker process died while running this episode "
-        f"{MAX_CRASHES_PER_EPISODE} times",
-        "status": "error",
-        "error_type": "WorkerCrashed",
-        "subtasks": [{"goal_type": goal_type, **failure} for goal_type in spec.subtask_goal_types],
-        "trace_path": None,
-        "video_path": None,
-        "thumbnail_path": None,
-    }
+    return {marker.episode_id for marker in take_markers(run_dir)}
 
 
 def run_episodes(
@@ -129,7 +98,12 @@ def run_episodes(
         worker = EpisodeWorker(job, plugin)
         try:
             for spec in specs:
-                on_record(worker.execute(spec))
+                marker = mark(job.run_dir, run_process_marker_name(), spec.episode_id)
+                try:
+                    record = worker.execute(spec)
+                finally:  # an interrupt abandons the episode: it did not crash (a crash never gets here)
+                    marker.unlink(missing_ok=True)
+                on_record(record)
         finally:
             worker.close()
         return
@@ -166,7 +140,8 @@ def _run_in_pool(
             if spec.episode_id in done:
                 continue
             if crashes[spec.episode_id] >= MAX_CRASHES_PER_EPISODE:
-                on_record(crash_record(spec, job, plugin))
+                reason = f"the worker process died while running this episode {MAX_CRASHES_PER_EPISODE} times"
+                on_record(crash_record(spec, job.task, plugin, reason))
             else:
                 remaining.append(spec)
         pending = remaining
@@ -195,5 +170,11 @@ def _run_pool_once(
         return None
     except BrokenProcessPool:
         return futures
+    except (
+        KeyboardInterrupt
+    ):  # SIGINT or SIGTERM: abandon the running episodes (their workers clear their marks)
+        for process in multiprocessing.active_children():
+            process.terminate()
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)

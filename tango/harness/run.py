@@ -12,16 +12,21 @@ from typing import Any
 
 from rich.console import Console
 
-from tango.harness.config import EvalConfig
-from tango.harness.episode import TaskPlugin, load_plugin
+from tango.config_utils import dataclass_from_dict
+from tango.harness.config import ConfigError, EvalConfig
+from tango.harness.dirlock import OutputDirLock
+from tango.harness.episode import EpisodeSpec, TaskPlugin, load_plugin
+from tango.harness.inflight import crash_record, take_markers
 from tango.harness.parallelism import parse_workers, worker_count
 from tango.harness.pool import run_episodes
 from tango.harness.progress import RunProgress
 from tango.harness.report import write_report
 from tango.harness.results import SUMMARY_FILE, ResultsWriter, json_safe
 from tango.harness.sharding import select_episodes
+from tango.harness.signals import Terminated, sigterm_as_interrupt
 from tango.harness.summary import summarize, summary_table
 from tango.harness.worker import EpisodeJob
+from tango.tasks.registry import TASKS
 
 log = logging.getLogger(__name__)
 
@@ -88,10 +93,52 @@ def run_evaluation(
 
     The progress bar goes to `console` (stderr by default), the final summary table to `table_console` (stdout).
     `plugin` replaces the one named by `task.plugin` in this process only: pool workers always import
-    `task.plugin`, so pass an object only for tests or with one worker.
+    `task.plugin`, so pass an object only for tests or with one worker. The output folder is locked for the
+    whole run (tango.harness.dirlock); SIGTERM ends it as SIGINT does (an interrupted run with complete: false).
     """
     eval_cfg = EvalConfig.from_dict(dict(config["eval"]))
+    with OutputDirLock(eval_cfg.output_dir, eval_cfg.wait_for_lock), sigterm_as_interrupt():
+        return _run_locked(config, eval_cfg, plugin, console, table_console)
+
+
+def check_task_section(task_cfg: dict[str, Any]) -> None:
+    """Refuse a `task` key the task's registered schema lacks (hydra's `+task.key=...` adds any key)."""
+    name = str(task_cfg.get("name"))
+    if name in TASKS.names():
+        dataclass_from_dict(TASKS.get(name).schema, task_cfg, "task", ConfigError)
+
+
+def _record_crashed(
+    writer: ResultsWriter, selected: list[EpisodeSpec], task: str, plugin: TaskPlugin, retry: bool
+) -> None:
+    """Episodes an earlier run's process died in (its in-flight markers): recorded as crashed, or rerun with
+    eval.retry_errors. Only the run process's own markers count: a pool's workers die with their run."""
+    crashed = {marker.episode_id for marker in take_markers(writer.run_dir) if marker.in_run_process}
+    for spec in selected:
+        if spec.episode_id not in crashed or spec.episode_id in writer.finished_ids:
+            continue
+        if retry:
+            log.warning("%s: running again episode %s, in which an earlier run died", task, spec.episode_id)
+            continue
+        log.error(
+            "%s: episode %s was running when an earlier run's process died (crash, out-of-memory kill or "
+            "SIGKILL): recorded as crashed and skipped; eval.retry_errors=true runs it again",
+            task,
+            spec.episode_id,
+        )
+        reason = "the run process died while running this episode (found by the next run)"
+        writer.append(crash_record(spec, task, plugin, reason))
+
+
+def _run_locked(
+    config: dict[str, Any],
+    eval_cfg: EvalConfig,
+    plugin: TaskPlugin | None,
+    console: Console | None,
+    table_console: Console | None,
+) -> RunOutcome:
     task_cfg = config["task"]
+    check_task_section(task_cfg)
     task = str(task_cfg["name"])
     plugin_path = task_cfg.get("plugin")
     plugin = plugin or load_plugin(plugin_path, task)
@@ -112,6 +159,7 @@ def run_evaluation(
         if errored:
             log.info("%s: running %d episodes that raised again (eval.retry_errors)", task, len(errored))
             writer.drop(errored)
+    _record_crashed(writer, selected, task, plugin, eval_cfg.retry_errors)
     todo = [spec for spec in selected if spec.episode_id not in writer.finished_ids]
     log.info(
         "%s: %d episodes selected, %d already finished, %d to run",
@@ -141,19 +189,15 @@ def run_evaluation(
 
         try:
             run_episodes(todo, job, plugin, workers, on_record)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as interrupt:
+            wall = previous_wall + time.perf_counter() - start
+            _finish(writer, selected_ids, task, wall, config, eval_cfg, workers, True)
             log.warning(
-                "interrupted: %d episodes recorded; rerun the same command to resume", len(writer.records)
-            )
-            _finish(
-                writer,
-                selected_ids,
-                task,
-                previous_wall + time.perf_counter() - start,
-                config,
-                eval_cfg,
-                workers,
-                True,
+                "%s: %d of %d episodes recorded, summary.json says complete: false; rerun the same command "
+                "to resume",
+                "stopped by SIGTERM" if isinstance(interrupt, Terminated) else "interrupted",
+                len(selected_ids & writer.finished_ids),
+                len(selected),
             )
             raise
     wall = previous_wall + time.perf_counter() - start

@@ -6,6 +6,7 @@ from typing import Any
 
 from tango.agent.api import GoalImage, ObjectHandle, Position
 from tango.agent.context import AgentContext
+from tango.primitives.arguments import finite_position, label_text, question_text
 from tango.primitives.registry import define_input, define_toolbox, primitive
 from tango.primitives.rooms import LAST_ANSWER, answer_image, is_room_name, room_handles
 
@@ -43,7 +44,7 @@ def _target(value: Any) -> ObjectHandle | Position:
         and len(value) == 3
         and all(isinstance(v, (int, float)) for v in value)
     ):
-        return (float(value[0]), float(value[1]), float(value[2]))
+        return finite_position(value, "navigate_to")
     if isinstance(value, (list, tuple)) and not value:
         raise ValueError("nothing to navigate to: the list of objects is empty (check is_found first)")
     raise TypeError(
@@ -74,6 +75,7 @@ def explore_scene(ctx: AgentContext) -> bool:
 @primitive
 def detect(ctx: AgentContext, label: str) -> list[ObjectHandle]:
     """Objects of category `label` (open vocabulary, e.g. 'red chair') seen now or on the map, best first."""
+    label = label_text(label, "detect")
     if is_room_name(label):
         return room_handles(ctx, label)
     return list(ctx.agent.detect(label))
@@ -100,6 +102,7 @@ def navigate_to(ctx: AgentContext, target: ObjectHandle | list[ObjectHandle] | l
 @primitive
 def answer(ctx: AgentContext, question: str, image: Any = None) -> str:
     """Answer a question about what the agent sees now and has seen, as a short text."""
+    question = question_text(question, "answer")
     ctx.shared[LAST_ANSWER] = text = str(ctx.agent.answer(question, answer_image(image)))
     return text
 
@@ -110,7 +113,7 @@ def match(ctx: AgentContext, goal: GoalImage | str) -> list[ObjectHandle]:
     if isinstance(goal, GoalImage):
         return list(ctx.agent.match_image(goal))
     if isinstance(goal, str) and goal:
-        return list(ctx.agent.match_description(goal))
+        return list(ctx.agent.match_description(question_text(goal, "match")))
     raise TypeError(f"match needs goal_image or a description text, got {type(goal).__name__}")
 
 
@@ -119,7 +122,7 @@ def classify_room(ctx: AgentContext, room_name: str | None = None) -> str | list
     """The type of the room the agent is in, e.g. 'kitchen', 'bedroom'."""
     if room_name is None:
         return str(ctx.agent.classify_room())
-    return room_handles(ctx, room_name)
+    return room_handles(ctx, label_text(room_name, "classify_room"))
 
 
 @primitive
@@ -155,7 +158,7 @@ def turn_right(ctx: AgentContext) -> None:
 @primitive
 def recall(ctx: AgentContext, target: str) -> list[ObjectHandle]:
     """Objects matching `target` remembered from earlier in the episode (e.g. a previous goal), best first."""
-    return list(ctx.agent.recall(target))
+    return list(ctx.agent.recall(label_text(target, "recall")))
 
 
 @primitive(ends_search=True)

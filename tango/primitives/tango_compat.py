@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from tango.agent.api import ObjectHandle
 from tango.agent.context import AgentContext
+from tango.primitives.arguments import label_text
 from tango.primitives.habitat import TOOLBOX, _objects, _target
 from tango.primitives.registry import primitive
 
@@ -55,7 +56,7 @@ def eval(ctx: AgentContext, expression: str) -> str:
 @primitive(toolbox=TOOLBOX)
 def map_scene(ctx: AgentContext, target: str) -> None:
     """Score the map for `target`: exploration now heads where `target` is most likely to be."""
-    ctx.agent.map_scene(target)
+    ctx.agent.map_scene(label_text(target, "map_scene"))
 
 
 @primitive(toolbox=TOOLBOX)
@@ -72,14 +73,14 @@ def describe_scene(ctx: AgentContext, view: str = "stereo") -> str:
 def segment_scene(ctx: AgentContext, target: str | None = None) -> list[ObjectHandle]:
     """The objects recognised around the agent: of category `target`, or all of them when None."""
     if target is not None:
-        return list(ctx.agent.detect(target))
+        return list(ctx.agent.detect(label_text(target, "segment_scene")))
     return list(ctx.agent.perceived_objects())
 
 
 @primitive(toolbox=TOOLBOX)
 def select(ctx: AgentContext, target: str) -> list[ObjectHandle]:
     """The single best object of category `target` (a one-element list; empty when none is seen)."""
-    return list(ctx.agent.detect(target))[:1]
+    return list(ctx.agent.detect(label_text(target, "select")))[:1]
 
 
 @primitive(toolbox=TOOLBOX)

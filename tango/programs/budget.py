@@ -1,5 +1,5 @@
 """Per-episode limits that no program can exceed: environment steps (shared with the environment),
-primitive calls, statements executed, iterations per loop, and wall-clock time."""
+primitive calls, statements executed, work inside statements, iterations per loop, and wall-clock time."""
 
 from __future__ import annotations
 
@@ -19,18 +19,22 @@ class BudgetExhausted(RuntimeError):
 class Budget:
     """Limits and counters of one episode. The agent backend charges every environment action here.
 
-    Steps, calls and statements accumulate over the episode (several programs may share one budget, e.g. GOAT
-    subtasks); the wall clock restarts whenever a program run starts.
+    Steps, calls, statements and work accumulate over the episode (several programs may share one budget, e.g.
+    GOAT subtasks); the wall clock restarts whenever a program run starts. Work is what operators and builtins
+    touch (list items and characters, tango.programs.operations), charged before they run: the wall clock is
+    checked between statements, so only this bounds the time of one statement.
     """
 
     max_steps: int = 500
     max_primitive_calls: int = 5000
     max_loop_iterations: int = 1000
     max_statements: int = 100_000
+    max_work: int = 10_000_000
     max_wall_s: float = 600.0
     steps: int = field(default=0, init=False)
     primitive_calls: int = field(default=0, init=False)
     statements: int = field(default=0, init=False)
+    work: int = field(default=0, init=False)
     started_at: float = field(default_factory=time.monotonic, init=False)
 
     @property
@@ -60,6 +64,16 @@ class Budget:
         elapsed = time.monotonic() - self.started_at
         if elapsed > self.max_wall_s:
             raise BudgetExhausted("wall_clock", f"wall-clock limit of {self.max_wall_s:g} s exceeded")
+
+    def charge_work(self, units: int, what: str) -> None:
+        """Count the work an operation is about to do; raise BudgetExhausted (before it runs) past the limit."""
+        self.work += units
+        if self.work > self.max_work:
+            raise BudgetExhausted(
+                "work_budget",
+                f"work budget of {self.max_work:,} units (list items and characters touched) used up: "
+                f"{what} needs {units:,}",
+            )
 
     def restart_clock(self) -> None:
         self.started_at = time.monotonic()

@@ -6,67 +6,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-MAX_SEQUENCE = 10_000
-MAX_RANGE = 1_000_000
-MAX_INT_BITS = 64
-MAX_NESTED_ELEMENTS = 100_000
-MAX_NESTING_DEPTH = 16
+from tango.programs.values import MAX_RANGE, MAX_SEQUENCE, ValueLimitError, check_size
 
-
-class ValueLimitError(ValueError):
-    """A value would exceed the language's size limits."""
-
-
-def check_size(value: Any) -> Any:
-    """Return `value` unchanged if it is within the size limits, else raise ValueLimitError."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
-        raise ValueLimitError(f"integer too large (more than {MAX_INT_BITS} bits)")
-    if isinstance(value, (str, list, tuple)) and len(value) > MAX_SEQUENCE:
-        raise ValueLimitError(
-            f"{type(value).__name__} of {len(value)} items exceeds the limit of {MAX_SEQUENCE}"
-        )
-    return value
-
-
-class ValueGuard:
-    """Bounds nested lists of one run: total elements and depth, so comparing or printing them stays cheap.
-
-    Program lists are never mutated (the language has no methods or item assignment), so each list's
-    measure is computed once, from its already-measured children, and kept by identity.
-    """
-
-    def __init__(self, max_elements: int = MAX_NESTED_ELEMENTS, max_depth: int = MAX_NESTING_DEPTH) -> None:
-        self.max_elements = max_elements
-        self.max_depth = max_depth
-        self._measured: dict[int, tuple[Any, int, int]] = {}
-
-    def check(self, value: Any) -> Any:
-        """Return `value` if within all limits, else raise ValueLimitError."""
-        check_size(value)
-        if isinstance(value, (list, tuple)):
-            self._measure(value)
-        return value
-
-    def _measure(self, value: list[Any] | tuple[Any, ...]) -> tuple[int, int]:
-        known = self._measured.get(id(value))
-        if known is not None and known[0] is value:
-            return known[1], known[2]
-        elements, depth = len(value), 1
-        for item in value:
-            if isinstance(item, (list, tuple)):
-                inner_elements, inner_depth = self._measure(item)
-                elements += inner_elements
-                depth = max(depth, inner_depth + 1)
-        if depth > self.max_depth:
-            raise ValueLimitError(f"lists nested more than {self.max_depth} deep")
-        if elements > self.max_elements:
-            raise ValueLimitError(
-                f"nested lists of {elements} elements exceed the limit of {self.max_elements}"
-            )
-        self._measured[id(value)] = (value, elements, depth)
-        return elements, depth
+MAX_ROUND_DIGITS = 20
+"""round(x, n) with |n| above this is refused: for an integer, n = -10**8 alone would compute 10**(10**8)."""
 
 
 def _bounded(values: Any) -> Any:
@@ -91,6 +34,12 @@ def _min(*args: Any) -> Any:
 
 def _max(*args: Any) -> Any:
     return max(_bounded(args[0])) if len(args) == 1 else max(args)
+
+
+def _round(number: Any, digits: Any = None) -> Any:
+    if digits is not None and (not isinstance(digits, int) or abs(digits) > MAX_ROUND_DIGITS):
+        raise ValueLimitError(f"digits must be an integer within ±{MAX_ROUND_DIGITS}, got {digits!r}")
+    return round(number) if digits is None else round(number, digits)
 
 
 def _str(value: Any = "") -> str:
@@ -121,7 +70,7 @@ BUILTINS: dict[str, Builtin] = {
     "int": Builtin(_int, 1, 1),
     "float": Builtin(float, 1, 1),
     "abs": Builtin(abs, 1, 1),
-    "round": Builtin(round, 1, 2),
+    "round": Builtin(_round, 1, 2),
 }
 
 FORBIDDEN_CALLS = frozenset(

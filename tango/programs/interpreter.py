@@ -4,54 +4,29 @@ from __future__ import annotations
 
 import ast
 import logging
-import operator
+import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from tango.primitives import PrimitiveSpec, Toolbox, get_toolbox
 from tango.programs.budget import BudgetExhausted
-from tango.programs.builtins import BUILTINS, MAX_SEQUENCE, ValueGuard, ValueLimitError
+from tango.programs.builtins import BUILTINS
 from tango.programs.errors import ProgramRuntimeError
+from tango.programs.operations import SEQUENCES, Operations
 from tango.programs.parser import Program, fill_placeholders, parse_expression
+from tango.programs.result import RunResult, StopReason
 from tango.programs.trace import summarize
+from tango.programs.values import ValueGuard, ValueLimitError
 
 if TYPE_CHECKING:
     from tango.agent.context import AgentContext
 
+__all__ = ["Interpreter", "RunResult", "StopReason"]
+
 logger = logging.getLogger(__name__)
 
-
-class StopReason:
-    """Why a run ended: the program's own end, or the limit or error that stopped it."""
-
-    RETURNED = "returned"
-    COMPLETED = "completed"
-    STEP_BUDGET = "step_budget"
-    CALL_BUDGET = "call_budget"
-    STATEMENT_BUDGET = "statement_budget"
-    WALL_CLOCK = "wall_clock"
-    LOOP_CAP = "loop_cap"
-    RUNTIME_ERROR = "runtime_error"
-    PRIMITIVE_ERROR = "primitive_error"
-
-
-@dataclass
-class RunResult:
-    """What a run returned and why it ended; `error` is 'line N: reason' when it did not end cleanly."""
-
-    value: Any
-    stop_reason: str
-    steps: int
-    primitive_calls: int
-    error: str | None = None
-    error_line: int | None = None
-    trace_path: str | None = None
-    called: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
+MAX_ERROR_CHARS = 500
+"""Error reasons are cut here: a primitive's exception text may quote whatever it was given."""
 
 
 class _Return(Exception):
@@ -71,27 +46,6 @@ class _SearchDone(Exception):
     """Raised after an `ends_search` primitive; caught by the innermost search loop."""
 
 
-_BIN: dict[type, Callable[[Any, Any], Any]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv,
-    ast.Mod: operator.mod,
-}
-_CMP: dict[type, Callable[[Any, Any], Any]] = {
-    ast.Eq: operator.eq,
-    ast.NotEq: operator.ne,
-    ast.Lt: operator.lt,
-    ast.LtE: operator.le,
-    ast.Gt: operator.gt,
-    ast.GtE: operator.ge,
-    ast.In: lambda a, b: a in b,
-    ast.NotIn: lambda a, b: a not in b,
-    ast.Is: operator.is_,
-    ast.IsNot: operator.is_not,
-}
-_SEQUENCES = (str, list, tuple)
 _CHECKED_TYPES: dict[str, tuple[type, ...]] = {
     "str": (str,),
     "int": (int,),
@@ -123,6 +77,7 @@ class _Run:
         self.called: list[str] = []
         self.search_depth = 0
         self.guard = ValueGuard()
+        self.ops = Operations(self.guard, ctx.budget)
         self.lines = [line.strip() for line in program.source.splitlines()]
 
     def execute(self) -> RunResult:
@@ -142,6 +97,8 @@ class _Run:
             reason, error = failure.kind, str(failure)
         except RecursionError:
             reason, error = StopReason.RUNTIME_ERROR, f"line {self.line}: program nested too deeply"
+        except MemoryError:
+            reason, error = StopReason.RUNTIME_ERROR, f"line {self.line}: out of memory (MemoryError)"
         if error is not None:
             trace.emit("error", line=self.line, reason=reason, message=error)
             logger.info("program stopped: %s", error)
@@ -152,6 +109,7 @@ class _Run:
             steps=budget.steps,
             primitive_calls=budget.primitive_calls,
             statements=budget.statements,
+            work=budget.work,
         )
         return RunResult(
             value=value,
@@ -165,6 +123,8 @@ class _Run:
         )
 
     def fail(self, reason: str, kind: str = StopReason.RUNTIME_ERROR) -> ProgramRuntimeError:
+        if len(reason) > MAX_ERROR_CHARS:
+            reason = reason[: MAX_ERROR_CHARS - 3] + "..."
         return ProgramRuntimeError(self.line, reason, kind)
 
     def enter_line(self, number: int) -> None:
@@ -286,13 +246,13 @@ class _Run:
             left = self.expr(node.left)
             for op, right_node in zip(node.ops, node.comparators):
                 right = self.expr(right_node)
-                if not self.truth(self.guarded(lambda: _CMP[type(op)](left, right))):  # noqa: B023
+                if not self.truth(self.guarded(lambda: self.ops.compare(op, left, right))):  # noqa: B023
                     return False
                 left = right
             return True
         if isinstance(node, (ast.List, ast.Tuple)):
             items = [self.expr(e) for e in node.elts]
-            return self.guarded(lambda: self.guard.check(items))
+            return self.guarded(lambda: self.ops.display(items))
         if isinstance(node, ast.Subscript):
             return self.subscript(node)
         if isinstance(node, ast.IfExp):
@@ -301,13 +261,14 @@ class _Run:
 
     def subscript(self, node: ast.Subscript) -> Any:
         container = self.expr(node.value)
-        if not isinstance(container, (*_SEQUENCES, range)):
+        if not isinstance(container, (*SEQUENCES, range)):
             raise self.fail(f"only lists and strings can be indexed, not {type(container).__name__}")
         if isinstance(node.slice, ast.Slice):
             parts = [
                 self.expr(p) if p is not None else None
                 for p in (node.slice.lower, node.slice.upper, node.slice.step)
             ]
+            self.ctx.budget.charge_work(len(container) + 1, "slice")
             return self.guarded(lambda: container[slice(*parts)])
         index = self.expr(node.slice)
         if not isinstance(index, int):
@@ -317,15 +278,7 @@ class _Run:
         return container[index]
 
     def binary(self, op: ast.operator, left: Any, right: Any) -> Any:
-        func = _BIN.get(type(op))
-        if func is None:
-            raise self.fail(f"operator {type(op).__name__} is not part of the language")
-
-        def compute() -> Any:
-            _check_growth(op, left, right)
-            return self.guard.check(func(left, right))
-
-        return self.guarded(compute)
+        return self.guarded(lambda: self.ops.binary(op, left, right))
 
     def guarded(self, compute: Callable[[], Any]) -> Any:
         """Run a pure computation, turning Python errors into runtime errors at the current line."""
@@ -344,11 +297,10 @@ class _Run:
         spec = self.toolbox.get(name)
         if spec is not None:
             return self.call_primitive(spec, args, kwargs)
-        builtin = BUILTINS.get(name)
-        if builtin is None:
+        if name not in BUILTINS:
             raise self.fail(f"unknown primitive {name!r}")
         try:
-            return self.guard.check(builtin.func(*args))
+            return self.ops.builtin(name, args)
         except ValueLimitError as error:
             raise self.fail(f"{name}(): {error}") from None
         except (TypeError, ValueError, OverflowError) as error:
@@ -396,6 +348,8 @@ class _Run:
         text = next(iter([*args, *kwargs.values()]), None)
         if not isinstance(text, str):
             raise TypeError(f"eval needs the expression as a string, got {type(text).__name__}")
+        named = [self.variables[n] for n in re.findall(r"\{([A-Za-z]\w*)\}", text) if n in self.variables]
+        self.ops.fill_limit(named)
         node = parse_expression(fill_placeholders(text, self.variables), self.toolbox, set(self.variables))
         line = self.line
         try:
@@ -416,27 +370,6 @@ def _is_search(test: ast.expr, toolbox: Toolbox) -> bool:
         spec = toolbox.get(test.func.id)
         return spec is not None and spec.explores
     return False
-
-
-def _check_growth(op: ast.operator, left: Any, right: Any) -> None:
-    """Refuse sequence repetition or concatenation that would exceed the size limit before allocating it."""
-    if isinstance(op, ast.Mod) and isinstance(left, str):
-        raise TypeError("string formatting with % is not allowed; use + and str()")
-    if isinstance(op, ast.Mult):
-        for seq, times in ((left, right), (right, left)):
-            if (
-                isinstance(seq, _SEQUENCES)
-                and isinstance(times, int)
-                and len(seq) * max(times, 0) > MAX_SEQUENCE
-            ):
-                raise ValueLimitError(
-                    f"repeating a {type(seq).__name__} of {len(seq)} items {times} times exceeds the limit of {MAX_SEQUENCE}"
-                )
-    joined = isinstance(op, ast.Add) and isinstance(left, _SEQUENCES) and isinstance(right, _SEQUENCES)
-    if joined and len(left) + len(right) > MAX_SEQUENCE:
-        raise ValueLimitError(
-            f"joining {len(left)} and {len(right)} items exceeds the limit of {MAX_SEQUENCE}"
-        )
 
 
 def _check_argument_types(spec: PrimitiveSpec, args: list[Any], kwargs: dict[str, Any], run: _Run) -> None:

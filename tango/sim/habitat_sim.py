@@ -201,6 +201,15 @@ class TangoPathFinder:
         """Distance from the point to the nearest non-navigable cell, capped at max_search_radius."""
         return self._sim.distance_to_closest_obstacle(point, max_search_radius)
 
+    def get_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """(lower, upper) corners of the navigability grid of this floor, as habitat_sim's navmesh bounds."""
+        grid = self.grid
+        rows, cols = grid.navigable.shape
+        x0, z0 = grid.origin_xz
+        lower = np.array([x0, grid.floor_y, z0], dtype=np.float32)
+        upper = np.array([x0 + cols * grid.resolution, grid.floor_y, z0 + rows * grid.resolution], np.float32)
+        return lower, upper
+
 
 @registry.register_simulator(name="TangoSim-v0")
 class TangoSim(Simulator):

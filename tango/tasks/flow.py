@@ -19,7 +19,7 @@ from tango.agent.api import GoalImage
 from tango.harness.episode import EpisodeResult, EpisodeSpec
 from tango.programs.generators.record import GenerationRecord
 from tango.programs.interpreter import RunResult, StopReason
-from tango.tasks.fields import Loaded
+from tango.tasks.fields import DatasetError, Loaded
 
 Point = Sequence[float] | np.ndarray
 
@@ -168,13 +168,16 @@ def dataset_paths(task: HabitatTaskConfig, data_file: str) -> tuple[Path, Path]:
     """(episode file, scenes folder): the configured ones, else the synthetic default dataset (made on first use)."""
     if task.data_path:
         data = Path(task.data_path)
+        if not data.exists():
+            raise DatasetError(data, "not found (task.data_path)")
         if task.scenes_dir:
             return data, Path(task.scenes_dir)
         root = next((p for p in data.parents if (p / "dataset.json").is_file()), None)
         if root is None:
-            raise ValueError(
-                f"task.data_path={data} is not inside a tango dataset folder (no dataset.json above it): "
-                "set task.scenes_dir to the folder its scene_id paths are relative to"
+            raise DatasetError(
+                data,
+                "task.data_path is not inside a tango dataset folder (no dataset.json above it): "
+                "set task.scenes_dir to the folder its scene_id paths are relative to",
             )
         return data, root / "scenes"
     from tango.scenes.datasets.default import ensure_default_dataset

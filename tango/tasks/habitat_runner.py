@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from tango.config_utils import dataclass_from_dict
+from tango.habitat_compat import habitat_sim_available
+from tango.harness.config import ConfigError
 from tango.harness.episode import EpisodeSpec
 from tango.tasks.fields import EpisodeError
 from tango.tasks.flow import HabitatFlow, HabitatTaskConfig, dataset_paths
@@ -25,7 +27,18 @@ if TYPE_CHECKING:
 
 def task_config(cfg: dict[str, Any], schema: type[HabitatTaskConfig]) -> HabitatTaskConfig:
     """The `task` section of the resolved config as the flow's schema (unknown keys are an error)."""
-    return dataclass_from_dict(schema, cfg["task"], "task")
+    return dataclass_from_dict(schema, cfg["task"], "task", ConfigError)
+
+
+def check_simulator(cfg: dict[str, Any]) -> None:
+    """Refuse at start a run that asks for habitat-sim where it is not installed (every episode would fail)."""
+    backend = (cfg.get("sim") or {}).get("backend")
+    if backend == "habitat" and not habitat_sim_available():
+        raise ConfigError(
+            "sim=habitat needs habitat-sim, which is not installed here: install it with conda "
+            "(conda install habitat-sim -c conda-forge -c aihabitat; README, 'Real HM3D with habitat-sim') "
+            "or use the embedded simulator (sim=embedded)"
+        )
 
 
 @dataclass(frozen=True)
@@ -82,6 +95,7 @@ class HabitatTask:
         self._flow: HabitatFlow | None = None
 
     def list_episodes(self, cfg: dict[str, Any]) -> list[EpisodeSpec]:
+        check_simulator(cfg)
         flow = self.flow(task_config(cfg, self.flow.schema))
         self._flow = flow
         data, _ = dataset_paths(flow.task, flow.data_file)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tango.harness.episode import EpisodeResult, EpisodeSpec
+from tango.programs.values import bounded_text
 from tango.tasks.fields import (
     DatasetError,
     FieldError,
@@ -46,6 +47,9 @@ CATEGORIES = (
     "functional reasoning",
     "world knowledge",
 )
+MAX_PREDICTION_CHARS = 1000
+"""A program's answer is scored and recorded cut to this length (`prediction_cut: true` in `extra`, failure
+reason `answer_cut`)."""
 STARTS_FILE = "episode_starts.json"
 FACTS_FILE = "question_facts.json"
 
@@ -207,7 +211,7 @@ class OpenEQAFlow(HabitatFlow):
         loaded = read_episodes(path)
         missing = [q.question_id for q in loaded.episodes if q.start is None]
         if missing:
-            raise ValueError(f"{path}: questions without a start pose ({STARTS_FILE}): {missing[:5]}")
+            raise DatasetError(path, f"questions without a start pose ({STARTS_FILE}): {missing[:5]}")
         return loaded
 
     def spec(self, episode: EQAQuestion) -> EpisodeSpec:
@@ -224,7 +228,8 @@ class OpenEQAFlow(HabitatFlow):
         run.start(start.scene_id, start.start_position, start.start_rotation)
         record = run.program(question.question)
         result = run.execute(record, stop_when_done=False)
-        prediction = "" if result is None or result.value is None else str(result.value)
+        value = None if result is None else result.value
+        prediction, cut = ("", False) if value is None else bounded_text(value, MAX_PREDICTION_CHARS)
         run.finish([])
         if self._judge is None and self.task.judge.enabled:
             self._judge = build_judge(self.task.judge)
@@ -233,6 +238,12 @@ class OpenEQAFlow(HabitatFlow):
         )
         episode = episode_result(question.question, record, [result], metrics, run.steps)
         episode.extra = {"category": question.category, "reference": question.answer, **extra}
+        if cut:
+            episode.extra["prediction_cut"] = True
+            episode.failure_reason = episode.failure_reason or (
+                f"answer_cut: the program's answer is longer than {MAX_PREDICTION_CHARS} characters; "
+                "it is recorded and scored cut"
+            )
         return episode
 
 

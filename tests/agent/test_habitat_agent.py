@@ -161,3 +161,18 @@ def test_a_new_goal_image_is_compared_with_every_view(
     second = GoalImage(np.full((8, 8, 3), 2, dtype=np.uint8))
     locator.locate(second, agent.keyframes)
     assert matcher.calls.count(2) == len(agent.keyframes.views)
+
+
+def test_navigate_to_refuses_a_position_off_the_scene_before_moving(
+    runner: HabitatRunner, dataset_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    agent, _ = _agent(runner, dataset_root, 0, monkeypatch)
+    lower, upper = runner.session.scene_bounds()
+    assert np.all(lower[[0, 2]] < upper[[0, 2]])
+    here = agent.agent_position()
+    assert lower[0] <= here[0] <= upper[0] and lower[2] <= here[2] <= upper[2]
+    for far in [(1e30, here[1], here[2]), (here[0], here[1], upper[2] + 5.0), (float("nan"), 0.0, 0.0)]:
+        with pytest.raises(ValueError, match="finite|outside the scene"):
+            agent.navigate_to(far)
+    assert agent.budget.steps == 0
+    assert agent.navigate_to(here) is True

@@ -87,8 +87,29 @@ def test_sigkill_mid_run_then_rerun_records_each_episode_once(tmp_path: Path, wo
     assert 3 <= killed_after < NUM_EPISODES, process.stderr.read().decode() if process.stderr else ""
     with results.open("a") as handle:  # what a kill in the middle of a write leaves behind
         handle.write('{"episode_id": "fake-0')
+    rerun = _rerun(run_dir, workers, env)
+    if workers == 1:
+        # The run process itself was running the episode the kill landed in; the rerun cannot tell a kill from
+        # a crash, records that episode as crashed and names it; eval.retry_errors=true runs it again.
+        crashed = [r for r in _records(results) if r["error_type"] == "WorkerCrashed"]
+        assert len(crashed) <= 1
+        assert all(r["episode_id"] in rerun.stdout + rerun.stderr for r in crashed)
+        rerun = _rerun(run_dir, workers, env, "eval.retry_errors=true")
+    ids = [record["episode_id"] for record in _records(results)]
+    assert sorted(ids) == [f"fake-{i:03d}" for i in range(NUM_EPISODES)]
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["num_episodes"] == NUM_EPISODES
+    assert summary["errors_by_reason"] == {"FakeEpisodeError": 1}
+    assert "success" in rerun.stdout and "episodes" in rerun.stdout
+
+
+def _records(results: Path) -> list[dict]:
+    return [json.loads(line) for line in results.read_text().splitlines()]
+
+
+def _rerun(run_dir: Path, workers: int, env: dict[str, str], *extra: str) -> subprocess.CompletedProcess[str]:
     rerun = subprocess.run(
-        _command(run_dir, workers),
+        [*_command(run_dir, workers), *extra],
         check=False,
         cwd=REPO,
         env=env,
@@ -97,9 +118,4 @@ def test_sigkill_mid_run_then_rerun_records_each_episode_once(tmp_path: Path, wo
         timeout=120,
     )
     assert rerun.returncode == 0, rerun.stderr
-    ids = [json.loads(line)["episode_id"] for line in results.read_text().splitlines()]
-    assert sorted(ids) == [f"fake-{i:03d}" for i in range(NUM_EPISODES)]
-    summary = json.loads((run_dir / "summary.json").read_text())
-    assert summary["num_episodes"] == NUM_EPISODES
-    assert summary["errors_by_reason"] == {"FakeEpisodeError": 1}
-    assert "success" in rerun.stdout and "episodes" in rerun.stdout
+    return rerun

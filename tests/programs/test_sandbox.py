@@ -123,6 +123,72 @@ STOPPED = [
         StopReason.RUNTIME_ERROR,
         "exceed the limit",
     ),
+    # one statement that would take minutes or gigabytes: refused before the work is done
+    (
+        "round_digits",
+        "x = round(5, -100000000)\n",
+        StopReason.RUNTIME_ERROR,
+        "digits must be an integer within ±20",
+    ),
+    (
+        "round_digits_max",
+        "x = round(5, -9223372036854775807)\n",
+        StopReason.RUNTIME_ERROR,
+        "digits must be an integer within ±20",
+    ),
+    ("round_digits_float", "x = round(5, 0.5)\n", StopReason.RUNTIME_ERROR, "digits"),
+    (
+        "str_of_nested",
+        's = "\\U000e0001" * 10000\nl = [s] * 10000\nm = [l] * 9\nt = str(m)\n',
+        StopReason.RUNTIME_ERROR,
+        "at least 900090009 characters",
+    ),
+    ("str_of_repeated", 'l = ["a" * 10000] * 10000\nt = str(l)\n', StopReason.RUNTIME_ERROR, "at least"),
+    (
+        "compare_huge_lists",
+        (
+            'a = "x" * 10000\nb = "x" * 9999 + "x"\nma = [[a] * 10000] * 9\nmb = [[b] * 10000] * 9\n'
+            "for i in range(1000):\n    for j in range(99):\n        c = ma == mb\n"
+        ),
+        StopReason.WORK_BUDGET,
+        "'==' needs 1,800,180,020",
+    ),
+    (
+        "membership_in_huge_list",
+        'la = ["x" * 10000] * 10000\nwhile True:\n    c = ("x" * 9999 + "y") in la\n',
+        StopReason.WORK_BUDGET,
+        "'in' needs",
+    ),
+    (
+        "min_of_huge_lists",
+        'm = [["x" * 10000] * 10000, ["x" * 9999 + "x"] * 10000]\nwhile True:\n    c = min(m)\n',
+        StopReason.WORK_BUDGET,
+        "min()",
+    ),
+    (
+        "substring_search_loop",
+        's = "ab" * 5000\nfor i in range(1000):\n    for j in range(99):\n        c = ("ab" * 2000 + "c") in s\n',
+        StopReason.WORK_BUDGET,
+        "work budget of 10,000,000 units",
+    ),
+    (
+        "text_in_huge_range",
+        "r = range(1000000)\nfor i in range(1000):\n    for j in range(99):\n        c = 'a' in r\n",
+        StopReason.WORK_BUDGET,
+        "'in' needs 1,000,003",
+    ),
+    (
+        "eval_placeholder_flood",
+        'l = ["a" * 10000] * 10000\nx = eval("{l} == 1")\n',
+        StopReason.PRIMITIVE_ERROR,
+        "at least",
+    ),
+    (
+        "growing_distinct_strings",
+        'keep = []\nfor i in range(1000):\n    for j in range(99):\n        keep = keep + ["a" * 9990 + str(i)]\n',
+        StopReason.WORK_BUDGET,
+        "work budget of 10,000,000 units",
+    ),
 ]
 
 AUDITED = {"open", "os.system", "subprocess.Popen", "exec", "socket.connect", "os.remove", "shutil.rmtree"}

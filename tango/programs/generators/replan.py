@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tango.programs.interpreter import RunResult, StopReason
+from tango.programs.values import bounded_text
 
 MIN_STEPS_LEFT = 10
 MAX_SUMMARY_LINES = 14
@@ -46,7 +47,7 @@ def run_failure(
         return f"the program stopped with an error: {run.error}"
     calls = [e for e in events if e.get("event") == "call"]
     if question:
-        value = "" if run.value is None else str(run.value).strip().lower()
+        value = "" if run.value is None else bounded_text(run.value, 100)[0].strip().lower()
         return "the question was left unanswered" if value in UNANSWERED else None
     navigations = [c for c in calls if c.get("name") == "navigate_to"]
     if navigations and navigations[-1].get("result") == "False":
