@@ -114,7 +114,7 @@ def test_an_episode_that_kills_the_single_run_process_is_recorded_as_crashed_by_
     tmp_path: Path,
 ) -> None:
     run_dir = tmp_path / "run"
-    crashing = ["eval.num_episodes=5", "task.crash_ids=[fake-002]"]
+    crashing = ["eval.num_episodes=5", "eval.num_workers=1", "task.crash_ids=[fake-002]"]
     died = _run(run_dir, *crashing)
     assert died.returncode == 17
     assert (run_dir / INFLIGHT_DIR).is_dir()
