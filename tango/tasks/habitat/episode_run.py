@@ -33,6 +33,7 @@ from tango.programs.generators.record import GenerationRecord
 from tango.programs.interpreter import Interpreter, RunResult
 from tango.programs.parser import Program
 from tango.programs.trace import Trace
+from tango.programs.trace_values import pose_entry
 from tango.sim.config import EmbeddedSimConfig
 from tango.tasks.episodes import resolve_scene_path
 from tango.tasks.flow import HabitatTaskConfig, Point
@@ -110,9 +111,13 @@ class SimEpisode:
         agent = HabitatAgent(
             self.session, first, Navigator(runner.agent_config), perception, budget, self.ctx.frames,
             runner.agent_config.primitives, on_stop=record_stop, current_line=lambda: context.line_source,
+            trace=self.trace_file,
         )  # fmt: skip
         context.agent = agent
         self._agent, self._context = agent, context
+        self.trace_file.emit(
+            "start", scene=scene_id, poses=[pose_entry(first.agent_position, first.agent_yaw)]
+        )
 
     def begin_subtask(self, inputs: dict[str, Any], first: bool) -> None:
         budget = Budget(max_steps=self.runner.task.max_steps)
