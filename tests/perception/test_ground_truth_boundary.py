@@ -92,8 +92,12 @@ def test_only_the_harness_and_inspect_import_the_after_run_analysis() -> None:
         if path.startswith(ANALYSIS_USERS):
             continue
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("tango.analysis"):
-                offenders.append(f"{path}:{node.lineno}")
-            elif isinstance(node, ast.Import) and any(a.name.startswith("tango.analysis") for a in node.names):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            if any(name.startswith("tango.analysis") for name in names):
                 offenders.append(f"{path}:{node.lineno}")
     assert not offenders, f"tango.analysis imported outside the harness and inspect: {offenders}"
