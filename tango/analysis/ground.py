@@ -125,7 +125,9 @@ class SceneView:
             camera_pose(np.asarray(p[:3]), p[3], p[4] if len(p) > 4 else 0.0, self.run.camera_height)
             for p in poses
         ]
-        with self._renderer.ctx:  # current on this thread, whatever GL context (e.g. a simulator's) was before
+        with (
+            self._renderer.ctx
+        ):  # current on this thread, whatever GL context (e.g. a simulator's) was before
             for index, mask in enumerate(self._renderer.masks(obj, cameras)):
                 if int(mask.sum()) >= self.run.min_pixels:
                     return index

@@ -38,7 +38,9 @@ def test_a_loop_that_assigns_a_long_string_writes_a_trace_that_does_not_grow_wit
     assert abs(large_bytes - small_bytes) < 200 and large_bytes < 8_000
     loops = {e["line"]: e for e in large if e["event"] == "loop"}
     assert loops[1]["iterations"] == 200 and loops[1]["entered"] == 1
-    assert loops[2]["iterations"] == 200 * 99 and loops[2]["entered"] == 200 and loops[2]["max_iterations"] == 99
+    assert (
+        loops[2]["iterations"] == 200 * 99 and loops[2]["entered"] == 200 and loops[2]["max_iterations"] == 99
+    )
     profile = {row["line"]: row for row in next(e for e in large if e["event"] == "profile")["lines"]}
     assert profile[3]["count"] == 200 * 99 and profile[4]["count"] == 1
     assert all(row["time_s"] >= 0 for row in profile.values())
@@ -46,7 +48,8 @@ def test_a_loop_that_assigns_a_long_string_writes_a_trace_that_does_not_grow_wit
 
 def test_repeated_calls_of_a_line_fold_into_one_repeat_event_and_steps_are_kept(tmp_path: Path) -> None:
     events = run_traced(
-        "for i in range(30):\n    x = detect('piano')\nexplore_scene()\nexplore_scene()\n", tmp_path / "t.jsonl"
+        "for i in range(30):\n    x = detect('piano')\nexplore_scene()\nexplore_scene()\n",
+        tmp_path / "t.jsonl",
     )
     calls = [e for e in events if e["event"] == "call"]
     assert [c["name"] for c in calls] == ["detect", "explore_scene", "explore_scene"]

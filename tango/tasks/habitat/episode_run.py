@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
+from PIL import Image
 
 from tango.agent.api import GoalImage
 from tango.agent.config import AgentConfig
@@ -38,6 +39,8 @@ from tango.sim.config import EmbeddedSimConfig
 from tango.tasks.episodes import resolve_scene_path
 from tango.tasks.flow import HabitatTaskConfig, Point
 from tango.tasks.measures import navigation_metrics
+
+GOALS_DIR = "goals"
 
 
 class Runner(Protocol):
@@ -132,6 +135,13 @@ class SimEpisode:
         floor[1] -= self.runner.sim_config.camera_height
         rgb, semantic = self.session.render_at(floor, rotation)
         return GoalImage(rgb, self.runner.sim_config.hfov, semantic)
+
+    def save_picture(self, image: GoalImage, name: str) -> str | None:
+        folder = self.ctx.run_dir / GOALS_DIR
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{self.ctx.trace_path.stem}_{name}.png"
+        Image.fromarray(np.ascontiguousarray(image.pixels[..., :3])).save(path)
+        return str(path.relative_to(self.ctx.run_dir))
 
     def position(self) -> np.ndarray:
         return self.session.position()
