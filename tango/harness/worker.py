@@ -61,9 +61,10 @@ def seed_everything(seed: int) -> None:
 
 
 def _configs_from(config: dict[str, Any], described: dict[str, Any]) -> dict[str, Any]:
-    """perception/generator/controller as the runner describes them, else the config groups that chose them."""
+    """perception/generator/controller as the runner describes them, else the config sections that chose them
+    (the controller is `agent.navigation`)."""
     agent = config.get("agent")
-    controller = agent.get("controller", agent) if isinstance(agent, dict) else agent
+    controller = agent.get("navigation") if isinstance(agent, dict) else None
     fallback = {
         "perception": config.get("perception"),
         "generator": config.get("generator"),
