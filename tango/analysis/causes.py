@@ -133,8 +133,9 @@ def record_cause(record: dict[str, object]) -> tuple[str, str]:
     extra = record.get("extra")
     stop_reason = str(extra.get("stop_reason")) if isinstance(extra, dict) else ""
     reason = str(record.get("failure_reason") or "")
-    if stop_reason in PROGRAM_ERRORS or reason.split(":", 1)[0] in PROGRAM_ERRORS:
+    named = reason.split(":", 1)[0].strip()
+    if stop_reason in PROGRAM_ERRORS or named in PROGRAM_ERRORS:
         return PROGRAM_ERROR, reason or stop_reason
-    if stop_reason == "step_budget":
+    if "step_budget" in (stop_reason, named):
         return STEP_BUDGET, reason or "the step budget ran out"
     return OTHER, reason or "no failure reason recorded"

@@ -50,13 +50,13 @@ def _value(value: Any) -> str:
     return str(value)
 
 
-def _kinds(perception: dict[str, Any]) -> str:
-    kinds = [
-        f"{name}: {part['kind']}"
-        for name, part in perception.items()
-        if isinstance(part, dict) and "kind" in part
-    ]
-    return f"preset {perception.get('name', '?')}; " + ", ".join(kinds)
+def _described(section: dict[str, Any]) -> str:
+    """A component description: its name, each component's kind, its other plain settings."""
+    name = section.get("name", "?")
+    kinds = [f"{k}: {v['kind']}" for k, v in section.items() if isinstance(v, dict) and "kind" in v]
+    plain = [f"{k}={_value(v)}" for k, v in section.items() if k not in ("name", "oracle_components")
+             and not isinstance(v, (dict, list)) and v not in (None, "")]  # fmt: skip
+    return "; ".join([str(name)] + [", ".join(group) for group in (kinds, plain) if group])
 
 
 def _generator(generator: dict[str, Any]) -> str:
@@ -64,12 +64,15 @@ def _generator(generator: dict[str, Any]) -> str:
     return ", ".join(f"{key}={generator[key]}" for key in keys if generator.get(key) not in (None, ""))
 
 
-def _controller(agent: dict[str, Any]) -> str:
-    navigation, explore, mapping = (agent.get(k) or {} for k in ("navigation", "explore", "map"))
-    return (
-        f"{navigation.get('controller', '?')}; exploration by {explore.get('frontier_policy', '?')} frontiers, "
-        f"explored area by {mapping.get('explored_method', '?')}"
-    )
+def _controller(controller: dict[str, Any]) -> str:
+    exploration = controller.get("exploration") or {}
+    text = _described(controller)
+    if exploration:
+        text += (
+            f"; exploration by {exploration.get('frontier_policy', '?')} frontiers, explored area by "
+            f"{exploration.get('explored_method', '?')}"
+        )
+    return text
 
 
 def _sensors(sim: dict[str, Any]) -> str:
@@ -80,26 +83,38 @@ def _sensors(sim: dict[str, Any]) -> str:
     )
 
 
-def config_rows(summary: dict[str, Any]) -> list[tuple[str, str]]:
-    """The configuration a reader needs to trust the numbers, one labelled line each; every summary field
-    whose name starts with `success` (radius, distance definition) goes on the success line."""
+STANDARD_SECTIONS = {"task", "eval", "agent", "sim", "perception", "generator", "hydra"}
+
+
+def config_rows(summary: dict[str, Any], records: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """The configuration a reader needs to trust the numbers, one labelled line each: perception, generator,
+    controller and simulator as the runner described them in its records (what ran), every summary field whose
+    name starts with `success` (radius, distance definition), and the sections a task owns (e.g. graphnav)."""
     configs = summary.get("configs") or {}
+    ran = records[0] if records else {}
     task = configs.get("task") or {}
     oracles = summary.get("oracle_components") or []
     success = [
         f"{k} = {_value(v)}" for k, v in sorted(summary.items()) if k.startswith("success") and v is not None
     ]
     sources = summary.get("program_sources") or {}
+    perception, generator = (
+        ran.get("perception") or {},
+        ran.get("generator") or configs.get("generator") or {},
+    )
     rows = [
         ("task", ", ".join(f"{k}={_value(v)}" for k, v in task.items() if k != "plugin")),
         ("success", "; ".join(success) or "not recorded"),
-        ("perception", _kinds(configs["perception"]) if configs.get("perception") else ""),
+        ("perception", _described(perception) if perception else ""),
         ("oracle components", ", ".join(oracles) if oracles else "none (no component read ground truth)"),
-        ("generator", _generator(configs.get("generator") or {})),
-        ("controller", _controller(configs["agent"]) if configs.get("agent") else ""),
-        ("sensors", _sensors(configs["sim"]) if configs.get("sim") else ""),
+        ("generator", _generator(generator)),
+        ("controller", _controller(ran["controller"]) if isinstance(ran.get("controller"), dict) else ""),
+        ("sensors", _sensors(ran["sim"]) if isinstance(ran.get("sim"), dict) else ""),
         ("program sources", ", ".join(f"{kind} {n}" for kind, n in sources.items() if n) or "none"),
     ]
+    for name, section in configs.items():
+        if name not in STANDARD_SECTIONS and isinstance(section, dict):
+            rows.append((name, ", ".join(f"{k}={_value(v)}" for k, v in section.items())))
     return [(label, text) for label, text in rows if text]
 
 
@@ -144,14 +159,19 @@ def run_fields(summary: dict[str, Any]) -> str:
 
 
 def _groups(rows: list[Row]) -> list[Group]:
-    """Success and SPL per goal type (per goal text when every row has the same type), largest groups."""
-    same = len({row.goal_type for row in rows}) <= 1
+    """Success and SPL per goal type; with one goal type, per goal when goals repeat (ObjectNav categories),
+    else one group. The largest groups are drawn."""
+    key = (lambda row: row.goal_type) if len({row.goal_type for row in rows}) > 1 else (lambda row: row.goal)
     grouped: dict[str, list[Row]] = defaultdict(list)
     for row in rows:
-        grouped[row.goal if same else row.goal_type].append(row)
+        grouped[key(row)].append(row)
+    if len(grouped) > 1 and max(len(members) for members in grouped.values()) < 2:
+        grouped = {rows[0].goal_type or "all": rows} if rows else {}
     largest = sorted(grouped.items(), key=lambda item: -len(item[1]))[:MAX_GROUPS]
-    return [Group(label, len(members), (_mean([r.score for r in members]), _mean([r.spl for r in members])))
-            for label, members in sorted(largest)]  # fmt: skip
+    return [
+        Group(label, len(members), (_mean([r.score for r in members]), _mean([r.spl for r in members])))
+        for label, members in sorted(largest)
+    ]
 
 
 def _mean(values: list[float | None]) -> float | None:
@@ -220,7 +240,7 @@ def render_report(
         f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{_e(title)}</title>'
         f"<style>{STYLE}</style></head><body>"
         f'<h1>{_e(title)}</h1><p class="status">{_e(status)}</p>'
-        f"<h2>Configuration</h2>{_table(config_rows(summary), 'config')}"
+        f"<h2>Configuration</h2>{_table(config_rows(summary, records), 'config')}"
         f"<h2>Results</h2>{charts(rows, breakdown)}{metrics_table(summary)}{run_fields(summary)}"
         f"<h2>Failure causes</h2>{breakdown_section(breakdown)}"
         f"<h2>Episodes</h2>{filters(rows)}"

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 COLOURS = ("#2b6cb0", "#dd8a1f", "#38a169", "#9f7aea")
 WIDTH, HEIGHT = 420, 230
-LEFT, BOTTOM, TOP = 36, 44, 22
+LEFT, BOTTOM, TOP = 36, 44, 34
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,12 @@ class Group:
 
 def _e(text: object) -> str:
     return html.escape(str(text))
+
+
+def _fit(label: str, width: float) -> str:
+    """The label cut to what fits in `width` pixels at the chart's font size (about 6 px a character)."""
+    room = max(3, int(width / 6))
+    return label if len(label) <= room else label[: room - 1] + "…"
 
 
 def _svg_open(title: str, height: int) -> str:
@@ -63,7 +69,7 @@ def rate_bars(title: str, series: Sequence[str], groups: Sequence[Group]) -> str
         centre = LEFT + index * slot + slot / 2
         parts.append(
             f'<text x="{centre:.1f}" y="{HEIGHT - BOTTOM + 14}" class="label" text-anchor="middle">'
-            f"{_e(group.label[:18])}</text>"
+            f"{_e(_fit(group.label, slot))}</text>"
         )
         parts.append(
             f'<text x="{centre:.1f}" y="{HEIGHT - BOTTOM + 27}" class="tick" text-anchor="middle">'

@@ -109,6 +109,7 @@ def test_answer_causes(seen_all: bool | None, reason: str, expected: str) -> Non
 def test_records_of_tasks_without_ground_truth_analysis() -> None:
     assert causes.record_cause({"extra": {"stop_reason": "loop_cap"}})[0] == causes.PROGRAM_ERROR
     assert causes.record_cause({"extra": {"stop_reason": "step_budget"}})[0] == causes.STEP_BUDGET
+    assert causes.record_cause({"failure_reason": "step_budget"})[0] == causes.STEP_BUDGET  # GraphNav's words
     assert causes.record_cause({"failure_reason": "wrong_turn"}) == (causes.OTHER, "wrong_turn")
 
 

@@ -76,7 +76,12 @@ def test_a_goat_report_shows_configuration_charts_causes_and_real_goals(tmp_path
     assert (
         dom.count('<tr class="episode') == len(subtasks) and f"{len(subtasks)} of {len(subtasks)} rows" in dom
     )
-    assert 'id="config"' in dom and "oracle components" in dom and "success_distance = 1" in dom
+    assert (
+        'id="config"' in dom
+        and "oracle components" in dom
+        and "success_distance = 1" in dom
+        and "hfov" in dom
+    )
     assert dom.count('<svg class="chart"') >= 2 and 'id="breakdown"' in dom
     described = [s["goal"] for s in subtasks if s["goal_type"] == "description"]
     pictured = [s["goal_image_path"] for s in subtasks if s["goal_type"] == "image"]
