@@ -89,16 +89,27 @@ def navigation_cause(
     ev: Evidence, distance: Distance, seen: Seen, success_distance: float
 ) -> tuple[str, str]:
     """The cause of a failed navigation (sub)task and a one-line account of it."""
-    if ev.stop_pose is not None and ev.stopped_by_program:
-        aim = ev.headed if ev.headed is not None else ev.stop_pose[:3]
-        gap = distance(aim)
-        what = "its last navigation target" if ev.headed is not None else "where it stopped"
-        if gap <= (ON_GOAL_M if ev.headed is not None else success_distance + ON_GOAL_M):
-            return NAVIGATION_STOP, f"{what} was {gap:.2f} m from the goal, yet the stop missed the radius"
-        return FALSE_DETECTION, f"stopped; {what} was {gap:.2f} m from the nearest goal"
+    on_goal = [p for p in ev.found if distance(p) <= ON_GOAL_M]
+    if ev.stop_pose is not None and ev.stopped_by_program and ev.headed is not None:
+        gap = distance(ev.headed)
+        if gap <= ON_GOAL_M:
+            away = distance(ev.stop_pose[:3])
+            return (
+                NAVIGATION_STOP,
+                f"drove toward the goal ({gap:.2f} m off it) but stopped {away:.2f} m from it",
+            )
+        return FALSE_DETECTION, f"stopped; its last navigation target was {gap:.2f} m from the nearest goal"
+    if ev.stop_pose is not None and ev.stopped_by_program and ev.found:
+        if on_goal:
+            away = distance(ev.stop_pose[:3])
+            return (
+                NAVIGATION_STOP,
+                f"detected the goal but stopped {away:.2f} m from it without driving there",
+            )
+        gap = min(distance(p) for p in ev.found)
+        return FALSE_DETECTION, f"stopped on a detection; the nearest handle was {gap:.2f} m from the goal"
     if ev.no_program or ev.program_errors:
         return PROGRAM_ERROR, "no program" if ev.no_program else "; ".join(ev.program_errors)
-    on_goal = [p for p in ev.found if distance(p) <= ON_GOAL_M]
     if on_goal and ev.budget_ended:
         return STEP_BUDGET, f"detected the goal ({len(on_goal)} handles on it); the step budget ran out first"
     if on_goal:
@@ -125,6 +136,8 @@ def _unseen(ev: Evidence, what: str) -> tuple[str, str]:
     if ev.budget_ended:
         return STEP_BUDGET, f"{what} never in view in {ev.steps} steps; the step budget ran out"
     ended = "explore_scene found nothing left to explore" if ev.explored_all else "the program ended"
+    if ev.stop_pose is not None and ev.stopped_by_program:
+        ended += " (it stopped without a detection)"
     return EXPLORATION_ENDED, f"{what} never in view in {ev.steps} steps; {ended}"
 
 

@@ -53,9 +53,16 @@ def test_a_stop_after_heading_for_the_goal_is_a_navigation_or_stop_error() -> No
     assert nav(call("navigate_to", 2, goal=[5.2, 0.5, 0.0]), stop(3.0)) == causes.NAVIGATION_STOP
 
 
-def test_without_a_target_the_stop_pose_decides_within_the_radius_and_a_margin() -> None:
-    assert nav(stop(3.6)) == causes.NAVIGATION_STOP
-    assert nav(stop(2.0)) == causes.FALSE_DETECTION
+def test_a_stop_on_a_detection_without_driving_to_it_is_judged_by_the_detection() -> None:
+    on_goal = {"label": "tv", "position": [5.1, 0.5, 0.0], "score": 0.9}
+    elsewhere = {"label": "tv", "position": [0.0, 0.5, 3.0], "score": 0.9}
+    assert nav(call("detect", objects=[on_goal]), stop(0.0)) == causes.NAVIGATION_STOP
+    assert nav(call("detect", objects=[elsewhere]), stop(0.0)) == causes.FALSE_DETECTION
+
+
+def test_a_stop_without_any_detection_is_judged_by_what_was_in_view() -> None:
+    assert nav(call("explore_scene", 3, explored_all=True), stop(3.6)) == causes.EXPLORATION_ENDED
+    assert nav(call("explore_scene", 3), stop(2.0), seen=2) == causes.MISSED_DETECTION
 
 
 def test_the_runners_stop_after_a_program_ends_is_not_the_programs_stop() -> None:
