@@ -57,7 +57,7 @@ def evidence(segment: Segment) -> Evidence:
     navigated toward before that, every object handle a call returned before it, program errors, and how the
     search ended."""
     found = Evidence(no_program=segment.generation_failed)
-    in_program, last_pose = False, segment.start_pose
+    in_program, last_pose = segment.program_running, segment.start_pose
     for event in segment.events:
         kind = event.get("event")
         before_stop = found.stop_pose is None

@@ -264,8 +264,11 @@ def read_breakdown(run_dir: Path) -> dict[str, Any] | None:
         return None
 
 
-def write_report(run_dir: Path, summary: dict[str, Any], records: list[dict[str, Any]]) -> Path:
-    """Analyse the failures (RUN_DIR/breakdown.json), write RUN_DIR/report.html and return its path."""
-    path = Path(run_dir) / REPORT_FILE
-    path.write_text(render_report(summary, records, read_breakdown(Path(run_dir))), encoding="utf-8")
-    return path
+def write_report(
+    run_dir: Path, summary: dict[str, Any], records: list[dict[str, Any]]
+) -> dict[str, Any] | None:
+    """Analyse the failures (RUN_DIR/breakdown.json) and write RUN_DIR/report.html; the breakdown (None when
+    it could not be computed)."""
+    breakdown = read_breakdown(Path(run_dir))
+    (Path(run_dir) / REPORT_FILE).write_text(render_report(summary, records, breakdown), encoding="utf-8")
+    return breakdown

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tango.inspect.listing import segment_view
-from tango.programs.trace_reader import read_trace, segments
+from tango.inspect.listing import trace_view
+from tango.programs.trace_reader import read_trace
 
 GENERATION_FIELDS = ("generator", "model", "program_source", "cached", "check_passed", "fallback_reason",
                      "failure_reason", "errors")  # fmt: skip
@@ -43,7 +43,7 @@ def _generation_lines(generation: dict[str, Any] | None) -> list[str]:
 
 def trace_lines(events: list[dict[str, Any]], full: bool, limit: int) -> list[str]:
     """A tango trace as per-line program listings and its events (folded unless `full`), at most `limit`."""
-    lines = [line for segment in segments(events) for line in segment_view(segment, full)]
+    lines = trace_view(events, full)
     cut = [event for event in events if event.get("event") == "cut"]
     if cut:
         lines.append(f"TRACE CUT at its cap: {cut[-1].get('dropped_events')} events not written")

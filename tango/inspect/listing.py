@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from tango.programs.trace_reader import ProgramRun, Segment
+from tango.programs.trace_reader import ProgramRun, Segment, program_runs, segments
 
 SHOWN_EVENTS = ("call", "repeat", "stop", "steps", "replan", "generation", "error")
 
@@ -104,17 +104,32 @@ def folded_events(events: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def segment_view(segment: Segment, full: bool) -> list[str]:
-    """A (sub)task: its header, each program's per-line listing, then its events (folded unless `full`)."""
+def segment_view(segment: Segment, runs: list[ProgramRun], full: bool) -> list[str]:
+    """A (sub)task: its header, the per-line listing of the programs that started in it (`runs`, read over the
+    whole trace so that a program spanning subtasks is counted whole), then its events (folded unless `full`)."""
     lines: list[str] = []
     if segment.index is not None:
         header = segment.header
         lines.append(f"── subtask {segment.index} ({header.get('goal_type')}): {header.get('instruction')}")
     if segment.start_pose:
         lines.append(f"starts at {_xz(segment.start_pose)}")
-    for number, run in enumerate(segment.programs, start=1):
+    if segment.program_running and not runs:
+        lines.append("(the program that started in an earlier subtask is still running)")
+    for number, run in enumerate(runs, start=1):
         lines += program_listing(run, number, segment)
     events = [e for e in segment.events if e.get("event") in SHOWN_EVENTS]
     lines.append("events:" if full else "events (runs of one call folded; --full shows each):")
     lines += ["  " + line for line in (map(event_line, events) if full else folded_events(segment.events))]
+    return lines
+
+
+def trace_view(events: list[dict[str, Any]], full: bool) -> list[str]:
+    """Every (sub)task of a trace with its programs and events."""
+    runs = program_runs(events)
+    parts = segments(events)
+    lines: list[str] = []
+    for segment in parts:
+        started = sum(1 for event in segment.events if event.get("event") == "program")
+        mine, runs = runs[:started], runs[started:]
+        lines += segment_view(segment, mine, full)
     return lines

@@ -45,12 +45,14 @@ class ProgramRun:
 @dataclass
 class Segment:
     """The events of one (sub)task: a GOAT subtask from its `subtask` event to the next, else the whole trace;
-    `start_pose` is where the agent stood when it began."""
+    `start_pose` is where the agent stood when it began, `program_running` whether it began inside a program
+    (one program for a whole GOAT episode)."""
 
     index: int | None
     events: list[dict[str, Any]]
     start_pose: list[float] | None = None
     header: dict[str, Any] = field(default_factory=dict)
+    program_running: bool = False
 
     @property
     def programs(self) -> list[ProgramRun]:
@@ -64,8 +66,8 @@ class Segment:
 
     @property
     def generation_failed(self) -> bool:
-        """A program was asked for and none came back (the trace has no program run)."""
-        return not any(event.get("event") == "program" for event in self.events)
+        """No program ran in this (sub)task: none started in it and none was running when it began."""
+        return not self.program_running and not any(e.get("event") == "program" for e in self.events)
 
 
 def program_runs(events: list[dict[str, Any]]) -> list[ProgramRun]:
@@ -98,12 +100,15 @@ def segments(events: list[dict[str, Any]]) -> list[Segment]:
     found: list[Segment] = []
     current = Segment(None, [])
     last_pose: list[float] | None = None
+    running = False
     for event in events:
-        if event.get("event") == "subtask":
+        kind = event.get("event")
+        if kind == "subtask":
             if found or current.events:
                 found.append(current)
-            current = Segment(int(event.get("index", len(found))), [], last_pose, event)
+            current = Segment(int(event.get("index", len(found))), [], last_pose, event, running)
             continue
+        running = kind == "program" or (running and kind != "end")
         if event.get("event") == "start" and current.start_pose is None and event.get("poses"):
             current.start_pose = event["poses"][0]
             last_pose = current.start_pose

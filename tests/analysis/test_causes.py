@@ -126,3 +126,26 @@ def test_failed_cases_are_failed_subtasks_or_failed_episodes() -> None:
     assert failed_cases({"episode_id": "q", "metrics": {"normalised_match": 0.0}})[0]["subtask"] is None
     assert failed_cases({"episode_id": "q", "metrics": {"llm_match": 0.75, "normalised_match": 0.0}}) == []
     assert len(failed_cases({"episode_id": "e", "status": "error", "metrics": {"success": 0.0}})) == 1
+
+
+def test_one_program_for_a_whole_goat_episode_is_split_at_its_subtask_events() -> None:
+    """GOAT with one program per episode: later subtasks begin inside the running program, so their stops are
+    the program's and they are not 'no program'."""
+    trace = [
+        {"event": "start", "poses": [START]},
+        {"event": "subtask", "index": 0, "goal_type": "object"},
+        {"event": "program", "source": "x"},
+        call("navigate_to", 2, goal=[5.0, 0.5, 0.0]),
+        stop(4.9),
+        {"event": "subtask", "index": 1, "goal_type": "image"},
+        call("navigate_to", 2, goal=[1.0, 0.5, 0.0]),
+        stop(1.0),
+        {"event": "end", "stop_reason": "completed"},
+    ]
+    first, second = segments(trace)
+    assert first.programs[0].end is None and not first.generation_failed
+    assert not second.generation_failed and second.program_running
+    assert second.start_pose == [4.9, 0.0, 0.0, 0.0, 0.0]  # where subtask 0 stopped
+    ev = causes.evidence(second)
+    assert ev.stopped_by_program and not ev.no_program
+    assert causes.navigation_cause(ev, distance, lambda: None, 1.0)[0] == causes.FALSE_DETECTION
