@@ -28,21 +28,12 @@ from tango.analysis.causes import (
 from tango.analysis.ground import GoalSet, RunGroundTruth, SceneView, goal_distance
 from tango.harness.results import SUMMARY_FILE, read_records
 from tango.programs.trace_reader import Segment, read_trace, segments
+from tango.tasks.measures import PASS_SCORE, outcome_score
 
 LOG = logging.getLogger(__name__)
 BREAKDOWN_FILE = "breakdown.json"
 FORMAT = "tango-breakdown/1"
 HABITAT_TASKS = ("objectnav", "ovon", "goat", "openeqa")
-PASS_SCORE = 0.5
-
-
-def score(metrics: dict[str, Any]) -> float | None:
-    """The score that decides success: `success`, else `llm_match` (when judged), else `normalised_match`."""
-    for name in ("success", "llm_match", "normalised_match"):
-        value = metrics.get(name)
-        if isinstance(value, (int, float)):
-            return float(value)
-    return None
 
 
 def failed_cases(record: dict[str, Any]) -> list[dict[str, Any]]:
@@ -53,9 +44,9 @@ def failed_cases(record: dict[str, Any]) -> list[dict[str, Any]]:
         return [
             {**base, "subtask": index, "goal_type": subtask.get("goal_type")}
             for index, subtask in enumerate(subtasks)
-            if record.get("status") == "error" or (score(subtask) or 0.0) < PASS_SCORE
+            if record.get("status") == "error" or (outcome_score(subtask) or 0.0) < PASS_SCORE
         ]
-    value = score(record.get("metrics") or {})
+    value = outcome_score(record.get("metrics") or {})
     failed = record.get("status") == "error" or (
         value < PASS_SCORE if value is not None else bool(record.get("failure_reason"))
     )

@@ -42,6 +42,10 @@ def _e(value: Any) -> str:
     return html.escape("" if value is None else str(value))
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def _value(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.4g}"
@@ -196,10 +200,9 @@ def _length_groups(rows: list[Row]) -> list[Group]:
 def charts(rows: list[Row], breakdown: dict[str, Any] | None) -> str:
     by_type = rate_bars("success and SPL by goal", ("success", "SPL"), _groups(rows))
     by_length = rate_bars("success by steps taken", ("success",), _length_groups(rows))
-    causes = count_bars(
-        f"why {(breakdown or {}).get('failures', 0)} {(breakdown or {}).get('unit', 'episode')}s failed",
-        list(((breakdown or {}).get("causes") or {}).items()),
-    )
+    found = breakdown or {}
+    causes = count_bars(f"why {_count(found.get('failures', 0), found.get('unit', 'episode'))} failed",
+                        list((found.get("causes") or {}).items()))  # fmt: skip
     return f'<div class="charts">{by_type}{by_length}{causes}</div>'
 
 
@@ -209,7 +212,7 @@ def breakdown_section(breakdown: dict[str, Any] | None) -> str:
     meanings = breakdown.get("cause_meanings") or {}
     rows = [(cause, f"{n}: {meanings.get(cause, '')}") for cause, n in breakdown["causes"].items() if n]
     notes = "".join(f'<p class="note">{_e(note)}</p>' for note in breakdown.get("notes") or [])
-    total = f"<p>{breakdown['failures']} failed {breakdown['unit']}s, one cause each (docs/traces.md).</p>"
+    total = f"<p>{_count(breakdown['failures'], 'failed ' + breakdown['unit'])}, one cause each (docs/traces.md).</p>"
     return total + _table(rows, "breakdown") + notes
 
 

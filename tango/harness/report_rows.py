@@ -11,7 +11,7 @@ import html
 from dataclasses import dataclass, field
 from typing import Any
 
-PASS_SCORE = 0.5
+from tango.tasks.measures import PASS_SCORE, outcome_score
 
 
 @dataclass
@@ -40,14 +40,6 @@ class Row:
 
 def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-
-
-def _score(metrics: dict[str, Any]) -> float | None:
-    for name in ("success", "llm_match", "normalised_match"):
-        value = _number(metrics.get(name))
-        if value is not None:
-            return value
-    return None
 
 
 def _outcome(record: dict[str, Any], score: float | None) -> str:
@@ -80,7 +72,7 @@ def _subtask_rows(record: dict[str, Any], causes: dict[tuple[str, int | None], d
     episode_id = str(record["episode_id"])
     rows = []
     for index, subtask in enumerate(record.get("subtasks") or []):
-        score = _score(subtask)
+        score = outcome_score(subtask)
         case = causes.get((episode_id, index), {})
         program = _subtask_program(record, index, subtask)
         if program is None:
@@ -120,7 +112,7 @@ def episode_rows(records: list[dict[str, Any]], breakdown: dict[str, Any] | None
             rows += _subtask_rows(record, causes)
             continue
         metrics = record.get("metrics") or {}
-        score = _score(metrics)
+        score = outcome_score(metrics)
         extra = record.get("extra") or {}
         case = causes.get((str(record["episode_id"]), None), {})
         notes = [f"{key}: {extra[key]}" for key in ("reference", "prediction", "category") if extra.get(key)]

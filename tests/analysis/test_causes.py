@@ -124,7 +124,8 @@ def test_failed_cases_are_failed_subtasks_or_failed_episodes() -> None:
     goat = {"episode_id": 1, "subtasks": [{"success": 1.0}, {"success": 0.0, "goal_type": "image"}]}
     assert failed_cases(goat) == [{"episode_id": "1", "subtask": 1, "goal_type": "image"}]
     assert failed_cases({"episode_id": "q", "metrics": {"normalised_match": 0.0}})[0]["subtask"] is None
-    assert failed_cases({"episode_id": "q", "metrics": {"llm_match": 0.75, "normalised_match": 0.0}}) == []
+    assert failed_cases({"episode_id": "q", "metrics": {"llm_match": 75.0, "normalised_match": 0.0}}) == []
+    assert len(failed_cases({"episode_id": "q", "metrics": {"normalised_match": 25.0}})) == 1  # 0-100 scale
     assert len(failed_cases({"episode_id": "e", "status": "error", "metrics": {"success": 0.0}})) == 1
 
 
