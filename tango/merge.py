@@ -1,7 +1,8 @@
 """`python -m tango.merge OUT DIR...`: combine shard run directories into one run with a recomputed summary.
 
 Every episode must appear in exactly one shard (a duplicate is an error naming it and its directories), all
-shards must be of the same task, and OUT must not hold results yet. Traces, videos and thumbnails are copied.
+shards must be of the same task, and OUT must not hold results yet. Traces, videos, maps and goal pictures are
+copied.
 """
 
 from __future__ import annotations
@@ -20,6 +21,13 @@ from tango.harness.run import write_summary
 from tango.harness.summary import summarize
 
 ARTIFACT_KEYS = ("trace_path", "video_path", "thumbnail_path")
+
+
+def artifact_paths(record: dict[str, Any]) -> list[str]:
+    """The files of one record relative to its run dir: trace, video, map, and its subtasks' goal pictures."""
+    paths = [str(record[key]) for key in ARTIFACT_KEYS if record.get(key)]
+    subtasks = [s for s in record.get("subtasks") or [] if isinstance(s, dict)]
+    return paths + [str(s["goal_image_path"]) for s in subtasks if s.get("goal_image_path")]
 
 
 def _shard_summary(run_dir: Path) -> dict[str, Any]:
@@ -52,13 +60,12 @@ def merge_runs(out_dir: Path, run_dirs: list[Path]) -> dict[str, Any]:
         raise ResultsError(f"{writer.path} already holds results; merge into an empty directory")
     for run_dir, records in shards:
         for record in records:
-            for key in ARTIFACT_KEYS:
-                if record.get(key):
-                    source = run_dir / record[key]
-                    if source.is_file():
-                        target = out_dir / record[key]
-                        target.parent.mkdir(parents=True, exist_ok=True)
-                        shutil.copy2(source, target)
+            for relative in artifact_paths(record):
+                source = run_dir / relative
+                if source.is_file():
+                    target = out_dir / relative
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(source, target)
             writer.append(record)
     summaries = [_shard_summary(run_dir) for run_dir in run_dirs]
     wall_times = [float(summary.get("wall_time_s", 0.0)) for summary in summaries]

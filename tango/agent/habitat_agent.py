@@ -31,6 +31,8 @@ from tango.perception.build import PerceptionBundle
 from tango.perception.detections import Detections, normalise_label
 from tango.perception.interfaces import Recollection
 from tango.programs.budget import Budget
+from tango.programs.trace import Trace
+from tango.programs.trace_values import pose_entry
 
 LOG = logging.getLogger(__name__)
 POSITION_MARGIN_M = 1.0
@@ -51,6 +53,7 @@ class HabitatAgent:
         settings: AgentSettings | None = None,
         on_stop: Callable[[], None] | None = None,
         current_line: Callable[[], str] | None = None,
+        trace: Trace | None = None,
     ) -> None:
         self.session = session
         self.navigator = navigator
@@ -60,6 +63,7 @@ class HabitatAgent:
         self.settings = settings or AgentSettings()
         self.on_stop = on_stop
         self.current_line = current_line or (lambda: "")
+        self.trace = trace
         self.remembered = RememberedObjects(self.settings.merge_distance)
         self.keyframes = KeyframeLog(self.settings.max_keyframes, navigator.config.map.max_depth)
         self.prompt = ""
@@ -75,7 +79,10 @@ class HabitatAgent:
         return self.budget.steps
 
     def explore_step(self) -> bool:
+        scanning = self.navigator.scan_remaining > 0
         action = self.navigator.next_action_explore()
+        if self.trace is not None:
+            self.trace.note(**_exploration_note(self.navigator, scanning, action is None))
         if action is None:
             return False
         self._act(action)
@@ -106,6 +113,8 @@ class HabitatAgent:
         point = np.asarray(target.position if isinstance(target, ObjectHandle) else target, dtype=np.float64)
         if not isinstance(target, ObjectHandle):
             self._check_in_scene(point)
+        if self.trace is not None:
+            self.trace.note(goal=[round(float(v), 3) for v in point])
         fmm = self.navigator.fmm
         best, since_best = float("inf"), 0
         for _ in range(self.settings.max_navigate_steps):
@@ -159,6 +168,8 @@ class HabitatAgent:
 
     def stop(self) -> None:
         self.stops += 1
+        if self.trace is not None:
+            self.trace.emit("stop", number=self.stops, poses=[self._pose()])
         if self.on_stop is not None:
             self.on_stop()
 
@@ -186,7 +197,13 @@ class HabitatAgent:
     def _act(self, action: str) -> None:
         self.budget.charge_steps(1)
         self.obs = self.session.step(action)
+        if self.trace is not None:
+            self.trace.pose(self._pose())
         self._ingest(self.obs)
+
+    def _pose(self) -> list[float]:
+        """Where the agent stands and looks, as traces write poses."""
+        return pose_entry(self.obs.agent_position, self.obs.agent_yaw, np.deg2rad(self.session.pitch_deg))
 
     def _ingest(self, obs: Observation) -> None:
         """Fuse one frame: kept views, value map for the current prompt, maps, perception memory, video."""
@@ -229,6 +246,21 @@ class HabitatAgent:
         """Best score first, nearer first among equals."""
         here = self.obs.agent_position
         return sorted(handles, key=lambda h: (-h.score, float(np.linalg.norm(np.asarray(h.position) - here))))
+
+
+def _exploration_note(navigator: Navigator, scanning: bool, done: bool) -> dict[str, Any]:
+    """What an exploration step headed for: the initial scan, the chosen frontier and its score, or nothing
+    left to explore."""
+    frontiers = navigator.frontiers
+    if done:
+        return {"explored_all": True}
+    if scanning or frontiers.target is None:
+        return {"scan": True}
+    return {
+        "frontier": [round(float(v), 3) for v in frontiers.target],
+        "frontier_score": None if frontiers.target_score is None else round(frontiers.target_score, 4),
+        "score_kind": frontiers.score_kind,
+    }
 
 
 def _handle(item: Recollection) -> ObjectHandle:

@@ -1,103 +1,277 @@
-"""RUN_DIR/report.html: a static page with the run summary and one row per episode.
+"""RUN_DIR/report.html: the page a researcher opens first.
 
-Everything from results is HTML-escaped; thumbnails and videos are linked by their paths relative to the
-run directory, so the folder can be copied or served as is.
+At the top the configuration (task, perception and which components read ground truth, generator and model,
+controller, success radius, sensors, program sources), then the results, inline SVG charts (success and SPL
+by goal type, success by episode length, failure causes), and one compact row per episode or subtask that can
+be sorted and filtered, with the real goal, the failure cause, a top-down map, the video and the program
+behind a click. Everything from results is HTML-escaped; the page loads nothing from the network, and
+images and videos are linked by paths relative to the run directory, so the folder can be copied as is.
 """
 
 from __future__ import annotations
 
 import html
+import json
+import logging
+from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-REPORT_FILE = "report.html"
+from tango.harness.report_charts import Group, count_bars, rate_bars
+from tango.harness.report_rows import Row, episode_rows, row_html
+from tango.harness.report_style import SCRIPT, STYLE
 
-_STYLE = """
-body { font-family: sans-serif; margin: 1.5em; }
-table { border-collapse: collapse; }
-td, th { border: 1px solid #ccc; padding: 4px 6px; vertical-align: top; font-size: 13px; }
-tr.error { background: #fdd; } tr.failed { background: #fff3d6; }
-pre { margin: 0; max-width: 40em; white-space: pre-wrap; }
-img { max-width: 160px; }
-"""
+LOG = logging.getLogger(__name__)
+REPORT_FILE = "report.html"
+SHOWN_ELSEWHERE = {
+    "configs",
+    "metrics",
+    "metric_counts",
+    "subtasks",
+    "task",
+    "oracle_components",
+    "program_sources",
+}
+MAX_GROUPS = 8
+LENGTH_BINS = 5
+COLUMNS = ("episode", "sub", "goal type", "goal", "outcome", "SPL", "steps", "dist. (m)", "why it failed",
+           "map", "video", "program")  # fmt: skip
 
 
 def _e(value: Any) -> str:
     return html.escape("" if value is None else str(value))
 
 
-def _number(value: Any) -> str:
-    return f"{value:.3f}" if isinstance(value, float) else _e(value)
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
-def _summary_section(summary: dict[str, Any]) -> str:
-    rows = [
-        ("task", summary.get("task")),
-        ("episodes", summary.get("num_episodes")),
-        ("errors", summary.get("num_errors")),
-        ("wall time (s)", _number(summary.get("wall_time_s"))),
-        ("steps/s", _number(summary.get("steps_per_s"))),
-    ]
-    rows += [(name, _number(value)) for name, value in (summary.get("metrics") or {}).items()]
-    subtasks = summary.get("subtasks") or {}
-    for name, value in (subtasks.get("metrics") or {}).items():
-        rows.append((f"subtask {name}", _number(value)))
-    for goal_type, group in (subtasks.get("by_goal_type") or {}).items():
-        for name, value in group["metrics"].items():
-            rows.append((f"{goal_type} {name} (n={group['count']})", _number(value)))
-    for reason, count in (summary.get("errors_by_reason") or {}).items():
-        rows.append((f"error: {reason}", count))
-    body = "".join(
-        f"<tr><th>{_e(name)}</th><td>{value if isinstance(value, str) else _e(value)}</td></tr>"
-        for name, value in rows
-    )
-    return f'<table id="summary">{body}</table>'
+def _value(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, sort_keys=True, default=str)
+    return str(value)
 
 
-def _episode_row(record: dict[str, Any]) -> str:
-    metrics = record.get("metrics") or {}
-    metric_text = "<br>".join(f"{_e(name)}: {_number(value)}" for name, value in sorted(metrics.items()))
-    css = "error" if record.get("status") == "error" else ("failed" if record.get("failure_reason") else "ok")
-    thumbnail = record.get("thumbnail_path")
-    video = record.get("video_path")
-    image = f'<img src="{_e(thumbnail)}" alt="top-down map">' if thumbnail else ""
-    link = f'<a href="{_e(video)}">video</a>' if video else ""
-    return (
-        f'<tr class="episode {css}" data-episode-id="{_e(record.get("episode_id"))}">'
-        f"<td>{_e(record.get('episode_id'))}</td><td>{_e(record.get('scene_id'))}</td>"
-        f"<td>{_e(record.get('instruction'))}</td><td><pre>{_e(record.get('program'))}</pre></td>"
-        f"<td>{metric_text}</td><td>{_e(record.get('failure_reason'))}</td><td>{image}</td><td>{link}</td></tr>"
-    )
+def _described(section: dict[str, Any]) -> str:
+    """A component description: its name, each component's kind, its other plain settings."""
+    name = section.get("name", "?")
+    kinds = [f"{k}: {v['kind']}" for k, v in section.items() if isinstance(v, dict) and "kind" in v]
+    plain = [f"{k}={_value(v)}" for k, v in section.items() if k not in ("name", "oracle_components")
+             and not isinstance(v, (dict, list)) and v not in (None, "")]  # fmt: skip
+    return "; ".join([str(name)] + [", ".join(group) for group in (kinds, plain) if group])
 
 
-def render_report(summary: dict[str, Any], records: list[dict[str, Any]]) -> str:
-    """The report page as a string."""
-    header = "".join(
-        f"<th>{name}</th>"
-        for name in (
-            "episode",
-            "scene",
-            "instruction",
-            "program",
-            "metrics",
-            "failure reason",
-            "top-down",
-            "video",
+def _generator(generator: dict[str, Any]) -> str:
+    keys = ("name", "model", "base_url", "temperature", "max_replans")
+    return ", ".join(f"{key}={generator[key]}" for key in keys if generator.get(key) not in (None, ""))
+
+
+def _controller(controller: dict[str, Any]) -> str:
+    exploration = controller.get("exploration") or {}
+    text = _described(controller)
+    if exploration:
+        text += (
+            f"; exploration by {exploration.get('frontier_policy', '?')} frontiers, explored area by "
+            f"{exploration.get('explored_method', '?')}"
         )
-    )
-    ordered = sorted(records, key=lambda record: str(record.get("episode_id")))
-    rows = "".join(_episode_row(record) for record in ordered)
+    return text
+
+
+def _sensors(sim: dict[str, Any]) -> str:
+    sensors = ", ".join(sim.get("sensors") or [])
     return (
-        '<!DOCTYPE html><html><head><meta charset="utf-8">'
-        f"<title>tango eval: {_e(summary.get('task'))}</title><style>{_STYLE}</style></head><body>"
-        f"<h1>tango eval: {_e(summary.get('task'))}</h1>{_summary_section(summary)}"
-        f'<h2>Episodes</h2><table id="episodes"><thead><tr>{header}</tr></thead><tbody>{rows}</tbody></table>'
-        "</body></html>\n"
+        f"{sim.get('width', '?')}x{sim.get('height', '?')} px, hfov {sim.get('hfov', '?')}°, camera at "
+        f"{sim.get('camera_height', '?')} m; {sensors} ({sim.get('backend', '?')} simulator)"
     )
 
 
-def write_report(run_dir: Path, summary: dict[str, Any], records: list[dict[str, Any]]) -> Path:
-    """Write RUN_DIR/report.html and return its path."""
-    path = Path(run_dir) / REPORT_FILE
-    path.write_text(render_report(summary, records), encoding="utf-8")
-    return path
+STANDARD_SECTIONS = {"task", "eval", "agent", "sim", "perception", "generator", "hydra"}
+
+
+def config_rows(summary: dict[str, Any], records: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """The configuration a reader needs to trust the numbers, one labelled line each: perception, generator,
+    controller and simulator as the runner described them in its records (what ran), every summary field whose
+    name starts with `success` (radius, distance definition), and the sections a task owns (e.g. graphnav)."""
+    configs = summary.get("configs") or {}
+    ran = records[0] if records else {}
+    task = configs.get("task") or {}
+    oracles = summary.get("oracle_components") or []
+    success = [
+        f"{k} = {_value(v)}" for k, v in sorted(summary.items()) if k.startswith("success") and v is not None
+    ]
+    sources = summary.get("program_sources") or {}
+    perception, generator = (
+        ran.get("perception") or {},
+        ran.get("generator") or configs.get("generator") or {},
+    )
+    rows = [
+        ("task", ", ".join(f"{k}={_value(v)}" for k, v in task.items() if k != "plugin")),
+        ("success", "; ".join(success) or "not recorded"),
+        ("perception", _described(perception) if perception else ""),
+        ("oracle components", ", ".join(oracles) if oracles else "none (no component read ground truth)"),
+        ("generator", _generator(generator)),
+        ("controller", _controller(ran["controller"]) if isinstance(ran.get("controller"), dict) else ""),
+        ("sensors", _sensors(ran["sim"]) if isinstance(ran.get("sim"), dict) else ""),
+        ("program sources", ", ".join(f"{kind} {n}" for kind, n in sources.items() if n) or "none"),
+    ]
+    for name, section in configs.items():
+        if name not in STANDARD_SECTIONS and isinstance(section, dict):
+            rows.append((name, ", ".join(f"{k}={_value(v)}" for k, v in section.items())))
+    return [(label, text) for label, text in rows if text]
+
+
+def _table(rows: list[tuple[str, str]], table_id: str) -> str:
+    body = "".join(f"<tr><th>{_e(label)}</th><td>{_e(text)}</td></tr>" for label, text in rows)
+    return f'<table class="kv" id="{table_id}">{body}</table>'
+
+
+def metrics_table(summary: dict[str, Any]) -> str:
+    """Each metric's mean over episodes (with n), and for multi-goal tasks over all subtasks and per goal type."""
+    counts = summary.get("metric_counts") or {}
+    episodes = summary.get("metrics") or {}
+    subtasks = summary.get("subtasks") or {}
+    columns: list[tuple[str, dict[str, Any], str]] = [("episodes", episodes, "")]
+    if subtasks:
+        columns.append((f"subtasks (n={subtasks.get('count')})", subtasks.get("metrics") or {}, ""))
+        for goal_type, group in (subtasks.get("by_goal_type") or {}).items():
+            columns.append((f"{goal_type} (n={group.get('count')})", group.get("metrics") or {}, ""))
+    names = list(episodes) + [n for _, values, _ in columns[1:] for n in values if n not in episodes]
+    head = "".join(f"<th>{_e(title)}</th>" for title, _, _ in columns)
+    body = ""
+    for name in dict.fromkeys(names):
+        cells = []
+        for index, (_, values, _) in enumerate(columns):
+            value = values.get(name)
+            text = "" if value is None else _value(value)
+            if index == 0 and value is not None:
+                text += f' <span class="dim">n={counts.get(name, "?")}</span>'
+            cells.append(f"<td>{text}</td>")
+        body += f"<tr><th>{_e(name)}</th>{''.join(cells)}</tr>"
+    return f'<table class="metrics" id="summary"><thead><tr><th>metric</th>{head}</tr></thead>{body}</table>'
+
+
+def run_fields(summary: dict[str, Any]) -> str:
+    """Every other field of summary.json, compactly (fields added later show up here too)."""
+    items = [
+        f"<span><b>{_e(key)}</b> {_e(_value(value))}</span>"
+        for key, value in sorted(summary.items())
+        if key not in SHOWN_ELSEWHERE and not key.startswith("success")
+    ]
+    return f'<p class="fields">{" · ".join(items)}</p>'
+
+
+def _groups(rows: list[Row]) -> list[Group]:
+    """Success and SPL per goal type; with one goal type, per goal when goals repeat (ObjectNav categories),
+    else one group. The largest groups are drawn."""
+    key = (lambda row: row.goal_type) if len({row.goal_type for row in rows}) > 1 else (lambda row: row.goal)
+    grouped: dict[str, list[Row]] = defaultdict(list)
+    for row in rows:
+        grouped[key(row)].append(row)
+    if len(grouped) > 1 and max(len(members) for members in grouped.values()) < 2:
+        grouped = {rows[0].goal_type or "all": rows} if rows else {}
+    largest = sorted(grouped.items(), key=lambda item: -len(item[1]))[:MAX_GROUPS]
+    return [
+        Group(label, len(members), (_mean([r.score for r in members]), _mean([r.spl for r in members])))
+        for label, members in sorted(largest)
+    ]
+
+
+def _mean(values: list[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return sum(known) / len(known) if known else None
+
+
+def _length_groups(rows: list[Row]) -> list[Group]:
+    """Success rate in equal-width bins of the steps each episode or subtask took."""
+    steps = [row.steps for row in rows if row.steps is not None]
+    if not steps:
+        return []
+    width = max(1, -(-(max(steps) + 1) // LENGTH_BINS))
+    bins: dict[int, list[Row]] = defaultdict(list)
+    for row in rows:
+        if row.steps is not None:
+            bins[row.steps // width].append(row)
+    return [Group(f"{b * width}-{(b + 1) * width - 1}", len(m), (_mean([r.score for r in m]),))
+            for b, m in sorted(bins.items())]  # fmt: skip
+
+
+def charts(rows: list[Row], breakdown: dict[str, Any] | None) -> str:
+    by_type = rate_bars("success and SPL by goal", ("success", "SPL"), _groups(rows))
+    by_length = rate_bars("success by steps taken", ("success",), _length_groups(rows))
+    found = breakdown or {}
+    causes = count_bars(f"why {_count(found.get('failures', 0), found.get('unit', 'episode'))} failed",
+                        list((found.get("causes") or {}).items()))  # fmt: skip
+    return f'<div class="charts">{by_type}{by_length}{causes}</div>'
+
+
+def breakdown_section(breakdown: dict[str, Any] | None) -> str:
+    if breakdown is None:
+        return "<p>No failure breakdown (python -m tango.inspect RUN --breakdown).</p>"
+    meanings = breakdown.get("cause_meanings") or {}
+    rows = [(cause, f"{n}: {meanings.get(cause, '')}") for cause, n in breakdown["causes"].items() if n]
+    notes = "".join(f'<p class="note">{_e(note)}</p>' for note in breakdown.get("notes") or [])
+    total = f"<p>{_count(breakdown['failures'], 'failed ' + breakdown['unit'])}, one cause each (docs/traces.md).</p>"
+    return total + _table(rows, "breakdown") + notes
+
+
+def filters(rows: list[Row]) -> str:
+    causes = sorted({row.cause for row in rows if row.cause})
+    options = "".join(f'<option value="{_e(c)}">{_e(c)}</option>' for c in causes)
+    return (
+        '<div class="filters"><input id="filter-text" type="search" placeholder="filter rows by any text">'
+        '<select id="filter-outcome"><option value="">all outcomes</option><option>success</option>'
+        "<option>failure</option><option>error</option></select>"
+        f'<select id="filter-cause"><option value="">all causes</option>{options}</select>'
+        '<span id="shown"></span></div>'
+    )
+
+
+def render_report(
+    summary: dict[str, Any], records: list[dict[str, Any]], breakdown: dict[str, Any] | None = None
+) -> str:
+    """The report page as a string."""
+    rows = episode_rows(records, breakdown)
+    title = f"tango eval: {summary.get('task')}"
+    status = (f"{summary.get('num_episodes')} episodes, {summary.get('num_errors')} errors"
+              f"{'' if summary.get('complete', True) else ' (incomplete)'}")  # fmt: skip
+    header = "".join(f'<th data-col="{i}">{_e(name)}</th>' for i, name in enumerate(COLUMNS))
+    body = "".join(row_html(row) for row in rows)
+    raw = html.escape(json.dumps(summary, indent=2, sort_keys=True, default=str))
+    return (
+        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{_e(title)}</title>'
+        f"<style>{STYLE}</style></head><body>"
+        f'<h1>{_e(title)}</h1><p class="status">{_e(status)}</p>'
+        f"<h2>Configuration</h2>{_table(config_rows(summary, records), 'config')}"
+        f"<h2>Results</h2>{charts(rows, breakdown)}{metrics_table(summary)}{run_fields(summary)}"
+        f"<h2>Failure causes</h2>{breakdown_section(breakdown)}"
+        f"<h2>Episodes</h2>{filters(rows)}"
+        '<p class="legend">map: <span style="color:#1e6eff">path</span>, <span style="color:#1eb43c">goals</span>,'
+        ' <span style="color:#e61e1e">agent</span>, <span style="color:#ff8c00">objects it found</span>,'
+        ' <span style="color:#00c8ff">frontiers</span>; dark = obstacles, light = explored</p>'
+        f'<table id="episodes"><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>'
+        f"<details><summary>summary.json as written</summary><pre>{raw}</pre></details>"
+        f"<script>{SCRIPT}</script></body></html>\n"
+    )
+
+
+def read_breakdown(run_dir: Path) -> dict[str, Any] | None:
+    """The failure breakdown of the run, computed now (None with a warning when it cannot be)."""
+    from tango.analysis.breakdown import write_breakdown
+
+    try:
+        return write_breakdown(run_dir)
+    except Exception as error:  # noqa: BLE001 - the report is written without it; the log says why
+        LOG.warning("no failure breakdown for %s: %s: %s", run_dir, type(error).__name__, error)
+        return None
+
+
+def write_report(
+    run_dir: Path, summary: dict[str, Any], records: list[dict[str, Any]]
+) -> dict[str, Any] | None:
+    """Analyse the failures (RUN_DIR/breakdown.json) and write RUN_DIR/report.html; the breakdown (None when
+    it could not be computed)."""
+    breakdown = read_breakdown(Path(run_dir))
+    (Path(run_dir) / REPORT_FILE).write_text(render_report(summary, records, breakdown), encoding="utf-8")
+    return breakdown

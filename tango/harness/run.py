@@ -202,7 +202,7 @@ def _run_locked(
             raise
     wall = previous_wall + time.perf_counter() - start
     summary, records = _finish(writer, selected_ids, task, wall, config, eval_cfg, workers, False)
-    if eval_cfg.report:
-        write_report(run_dir, summary, records)
-    (table_console or Console()).print(summary_table(summary))
+    breakdown = write_report(run_dir, summary, records) if eval_cfg.report else None
+    causes = None if breakdown is None else breakdown.get("causes")
+    (table_console or Console()).print(summary_table(summary, causes))
     return RunOutcome(run_dir=run_dir, summary=summary)

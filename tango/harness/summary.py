@@ -121,8 +121,9 @@ def summarize(
     return summary
 
 
-def summary_table(summary: dict[str, Any]) -> Table:
-    """A rich table of the summary's metrics and counts, printed at the end of a run."""
+def summary_table(summary: dict[str, Any], causes: dict[str, int] | None = None) -> Table:
+    """A rich table of the summary's metrics and counts, printed at the end of a run, with the failure causes
+    of the run's breakdown when there is one."""
     table = Table(title=f"tango eval: {summary['task']}", show_header=True)
     table.add_column("measure")
     table.add_column("value", justify="right")
@@ -145,6 +146,10 @@ def summary_table(summary: dict[str, Any]) -> Table:
         table.add_row(f"error: {reason}", str(count))
     for reason, count in sorted(summary["failure_reasons"].items()):
         table.add_row(f"failure: {reason}", str(count))
+    if causes:
+        table.add_row(
+            "failure causes", ", ".join(f"{cause} {n}" for cause, n in causes.items() if n) or "none"
+        )
     table.add_row("oracle components", ", ".join(summary["oracle_components"]) or "none")
     sources = {kind: n for kind, n in summary["program_sources"].items() if n}
     table.add_row("programs", ", ".join(f"{kind} {n}" for kind, n in sources.items()) or "none")

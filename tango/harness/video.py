@@ -113,11 +113,15 @@ class EpisodeFrames:
         self._writer = None
         return self.video_path
 
-    def save_thumbnail(self, path: Path, max_side: int = 160) -> Path | None:
-        """Write the last top-down map as a PNG thumbnail; its path, or None if the runner sent no map."""
+    def save_thumbnail(self, path: Path, max_side: int = 640, min_side: int = 400) -> Path | None:
+        """Write the last top-down map as a PNG a person can read (small maps enlarged by a whole factor,
+        cell edges kept sharp; large ones shrunk to `max_side`); its path, or None if the runner sent no map."""
         if self.last_topdown is None:
             return None
         image = Image.fromarray(_as_rgb(self.last_topdown))
+        factor = max(1, -(-min_side // max(image.size)))
+        if factor > 1:
+            image = image.resize((image.width * factor, image.height * factor), Image.Resampling.NEAREST)
         image.thumbnail((max_side, max_side))
         path.parent.mkdir(parents=True, exist_ok=True)
         image.save(path)

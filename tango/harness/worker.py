@@ -61,15 +61,19 @@ def seed_everything(seed: int) -> None:
 
 
 def _configs_from(config: dict[str, Any], described: dict[str, Any]) -> dict[str, Any]:
-    """perception/generator/controller as the runner describes them, else the config groups that chose them."""
+    """perception/generator/controller as the runner describes them, else the config sections that chose them
+    (the controller is `agent.navigation`); and the simulator settings when the runner names them."""
     agent = config.get("agent")
-    controller = agent.get("controller", agent) if isinstance(agent, dict) else agent
+    controller = agent.get("navigation") if isinstance(agent, dict) else None
     fallback = {
         "perception": config.get("perception"),
         "generator": config.get("generator"),
         "controller": controller,
     }
-    return {key: described.get(key, fallback[key]) for key in CONFIG_KEYS}
+    configs = {key: described.get(key, fallback[key]) for key in CONFIG_KEYS}
+    if "sim" in described:
+        configs["sim"] = described["sim"]
+    return configs
 
 
 class EpisodeWorker:

@@ -1,4 +1,4 @@
-"""Settings of the top-down maps (mirrors configs/agent/*.yaml `map:`)."""
+"""Settings of the top-down maps: the `agent.map` section of the agent schema (tango.agent.config)."""
 
 from __future__ import annotations
 

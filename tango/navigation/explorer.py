@@ -24,6 +24,8 @@ class FrontierSelector:
         """Forget the current target and the blacklist (the random policy's generator restarts from its seed)."""
         self._rng = np.random.default_rng(self.config.seed)
         self.target: np.ndarray | None = None
+        self.target_score: float | None = None
+        self.score_kind = ""
         self._blacklist: list[np.ndarray] = []
         self._retried = False
         self._reset_progress()
@@ -54,7 +56,7 @@ class FrontierSelector:
         """Blacklist the current target (reached, unreachable or out of step budget) and drop it."""
         if self.target is not None:
             self._blacklist.append(self.target.copy())
-        self.target = None
+        self.target = self.target_score = None
         self._reset_progress()
 
     def _allowed(self, frontiers: np.ndarray) -> np.ndarray:
@@ -74,18 +76,18 @@ class FrontierSelector:
             self._blacklist, self._retried = [], True
             candidates = frontiers
         if len(candidates) == 0:
-            self.target = None
+            self.target = self.target_score = None
             return None
         distance = np.hypot(candidates[:, 0] - position[0], candidates[:, 2] - position[2])
         if self.config.frontier_policy == "random":
             scores = self._rng.random(len(candidates))
-            margin = 1.0
+            margin, self.score_kind = 1.0, "random"
         elif value_map is not None and value_map.confidence.any():
             scores = value_map.values_near(candidates).max(axis=1)
-            margin = self.config.frontier_switch_margin
+            margin, self.score_kind = self.config.frontier_switch_margin, "value"
         else:
             scores = -distance
-            margin = self.config.frontier_switch_distance
+            margin, self.score_kind = self.config.frontier_switch_distance, "negative distance"
         best = int(np.argmax(scores))
         if self.target is not None:
             offsets = np.hypot(candidates[:, 0] - self.target[0], candidates[:, 2] - self.target[2])
@@ -94,5 +96,5 @@ class FrontierSelector:
                 best = current
             else:
                 self._reset_progress()
-        self.target = candidates[best].copy()
+        self.target, self.target_score = candidates[best].copy(), float(scores[best])
         return self.target

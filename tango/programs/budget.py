@@ -37,10 +37,6 @@ class Budget:
     work: int = field(default=0, init=False)
     started_at: float = field(default_factory=time.monotonic, init=False)
 
-    @property
-    def steps_left(self) -> int:
-        return max(0, self.max_steps - self.steps)
-
     def charge_steps(self, count: int = 1) -> None:
         """Count environment actions; raise BudgetExhausted once the step budget is used up."""
         if self.steps + count > self.max_steps:

@@ -15,7 +15,7 @@ from tango.programs.errors import ProgramRuntimeError
 from tango.programs.operations import SEQUENCES, Operations
 from tango.programs.parser import Program, fill_placeholders, parse_expression
 from tango.programs.result import RunResult, StopReason
-from tango.programs.trace import summarize
+from tango.programs.trace_values import describe_call, summarize
 from tango.programs.values import ValueGuard, ValueLimitError
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ class _Run:
     def execute(self) -> RunResult:
         trace, budget = self.ctx.trace, self.ctx.budget
         budget.restart_clock()
-        trace.emit("program", toolbox=self.toolbox.name, source=self.program.source)
+        trace.begin_program(self.program.source, self.toolbox.name)
         value: Any = None
         error: str | None = None
         reason = StopReason.COMPLETED
@@ -102,8 +102,7 @@ class _Run:
         if error is not None:
             trace.emit("error", line=self.line, reason=reason, message=error)
             logger.info("program stopped: %s", error)
-        trace.emit(
-            "end",
+        trace.end_program(
             stop_reason=reason,
             value=summarize(value),
             steps=budget.steps,
@@ -131,7 +130,7 @@ class _Run:
         """Count a statement, publish the running line on the context and trace it."""
         self.ctx.budget.charge_statement()
         self.ctx.line, self.ctx.line_source = number, self.lines[number - 1]
-        self.ctx.trace.emit("line", line=number, source=self.ctx.line_source)
+        self.ctx.trace.line(number)
 
     def block(self, body: list[ast.stmt]) -> None:
         for stmt in body:
@@ -167,6 +166,7 @@ class _Run:
             raise self.fail(f"{type(node).__name__} is not part of the language")
 
     def loop_cap(self, node: ast.stmt, iterations: int) -> None:
+        self.ctx.trace.iteration(node.lineno, iterations, self.ctx.budget.steps)
         cap = self.ctx.budget.max_loop_iterations
         if iterations > cap:
             self.line = node.lineno
@@ -312,30 +312,25 @@ class _Run:
         _check_argument_types(spec, args, kwargs, self)
         steps_before = budget.steps
         self.called.append(spec.name)
-        shown = [summarize(a, 60) for a in args] + [f"{k}={summarize(v, 60)}" for k, v in kwargs.items()]
-        call_text = f"{spec.name}({', '.join(shown)})"
+        call_text = describe_call(spec.name, args, kwargs)
 
-        def trace_call(result: str) -> None:
-            self.ctx.trace.emit(
-                "call",
-                line=self.line,
-                name=spec.name,
-                call=call_text,
-                result=result,
-                steps=budget.steps - steps_before,
-                total_steps=budget.steps,
+        def trace_call(result: Any, failure: str | None = None) -> None:
+            steps = budget.steps - steps_before
+            arguments = [*args, *kwargs.values()]
+            self.ctx.trace.call(
+                self.line, spec.name, call_text, arguments, result, steps, budget.steps, failure
             )
 
         try:
             result = self.evaluate(args, kwargs) if spec.evaluates else spec.func(self.ctx, *args, **kwargs)
         except BudgetExhausted:
-            trace_call("<budget exhausted>")
+            trace_call(None, "budget exhausted")
             raise
         except Exception as error:  # noqa: BLE001 - a primitive may fail in any way; the run records why
-            trace_call("<error>")
+            trace_call(None, "error")
             reason = f"{call_text} failed: {type(error).__name__}: {error}"
             raise self.fail(reason, StopReason.PRIMITIVE_ERROR) from None
-        trace_call(summarize(result))
+        trace_call(result)
         if spec.ends_program:
             raise _Return(result)
         if spec.ends_search and self.search_depth > 0:

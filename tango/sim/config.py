@@ -1,4 +1,4 @@
-"""Simulator settings (mirrors configs/sim/embedded.yaml and configs/sim/habitat.yaml)."""
+"""The `sim` config schema (registered in tango/config_schema.py; presets in configs/sim/ extend it)."""
 
 from __future__ import annotations
 

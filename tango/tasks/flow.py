@@ -74,6 +74,10 @@ class EpisodeRun(Protocol):
         """The picture a camera at this pose takes (image goals are given as such renders)."""
         ...
 
+    def save_picture(self, image: GoalImage, name: str) -> str | None:
+        """Save a goal picture beside the run's results (for the report); its path relative to the run dir."""
+        ...
+
     def position(self) -> np.ndarray:
         """Where the agent stands now."""
         ...

@@ -312,6 +312,18 @@ def subtask_instruction(subtask: GoatSubtask) -> str:
     return GOAL_PHRASES.get(subtask.goal_type, object_instruction(subtask.category, "the"))
 
 
+def shown_goal(subtask: GoatSubtask, inputs: dict[str, Any], run: EpisodeRun, index: int) -> dict[str, Any]:
+    """What a reader of the results sees of a subtask's goal: its category, the text the agent was given
+    (the description, else the category) and the goal picture saved beside the results."""
+    shown: dict[str, Any] = {
+        "category": subtask.category,
+        "goal": inputs["goal_description"] or subtask.category,
+    }
+    if inputs["goal_image"] is not None:
+        shown["goal_image_path"] = run.save_picture(inputs["goal_image"], f"goal{index}")
+    return shown
+
+
 class GoatFlow(HabitatFlow):
     """Subtasks in sequence from where the previous one ended, one program each, with the agent's maps and
     memory kept; each subtask is scored at its first stop and its SPL restarts."""
@@ -351,7 +363,8 @@ class GoatFlow(HabitatFlow):
         runs: list[RunResult | None] = []
         total_steps = 0
         for index, subtask in enumerate(episode.tasks):
-            run.begin_subtask(self.goal_inputs(subtask, run), first=index == 0)
+            inputs = self.goal_inputs(subtask, run)
+            run.begin_subtask(inputs, first=index == 0)
             goals = [vp.agent_state.position for goal in subtask.goals for vp in goal.view_points]
             start_distance = run.geodesic_distance(run.position(), goals)
             walked_before = run.path_length
@@ -360,7 +373,8 @@ class GoatFlow(HabitatFlow):
             record = run.program(instruction)
             runs.append(run.execute(record, stop_when_done=True))
             metrics = run.score_stop(goals, start_distance, walked_before, self.task.success_distance)
-            subtasks.append({"goal_type": subtask.goal_type, **metrics, "num_steps": run.steps})
+            shown = shown_goal(subtask, inputs, run, index)
+            subtasks.append({"goal_type": subtask.goal_type, **shown, **metrics, "num_steps": run.steps})
             records.append(record)
             total_steps += run.steps
         run.finish([goal.position for subtask in episode.tasks for goal in subtask.goals])

@@ -86,3 +86,21 @@ def aggregate_subtasks(subtasks: Iterable[dict[str, Any]]) -> dict[str, Any]:
             for goal_type, group in sorted(by_type.items())
         },
     }
+
+
+PASS_SCORE = 0.5
+PERCENT_SCORES = ("llm_match", "normalised_match")
+
+
+def outcome_score(metrics: dict[str, Any]) -> float | None:
+    """The score that decides whether an episode or subtask succeeded, as a fraction: `success`, else OpenEQA's
+    `llm_match` (when judged), else its `normalised_match` (both 0-100); None when it has none. A case passes at
+    `PASS_SCORE` or above."""
+    value = metrics.get("success")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    for name in PERCENT_SCORES:
+        value = metrics.get(name)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value) / 100.0
+    return None

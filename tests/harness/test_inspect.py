@@ -48,7 +48,7 @@ def test_episode_view_shows_program_generation_trace_and_error(
     assert "traceback:" in out and '"step": 2' in out and "more lines" in out
     assert main([str(run_dir), "--episode", "fake-001"]) == 0
     out = capsys.readouterr().out
-    assert 'detect("object_1")' in out and "attempt 1: ok" in out and "success:" in out
+    assert 'detect("object_1")' in out and "1 attempts" in out and "success:" in out
 
 
 def test_unknown_episode_is_an_error(run_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:

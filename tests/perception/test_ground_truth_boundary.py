@@ -25,7 +25,10 @@ ALLOWED = {
     "tasks/habitat/": "loads the GroundTruth only when a configured component is an oracle",
     "benchmarks/graphnav/": "GraphNav's own environment and its oracle recogniser (named in its results)",
     "urban/server/": "the stand-in city (a simulator behind the app's API) renders instance ids for its oracle",
+    "analysis/": "failure analysis after a run (evaluation only; the agent side never imports it)",
 }
+# Where the after-run analysis may be imported: the harness once a run is over, and the inspect tool.
+ANALYSIS_USERS = ("analysis/", "harness/", "inspect/")
 
 
 def _modules() -> list[tuple[str, ast.Module]]:
@@ -81,3 +84,20 @@ def test_no_code_branches_on_a_perception_components_type() -> None:
                 ):
                     offenders.append(f"{path}:{node.lineno}")
     assert not offenders, f"isinstance on a perception component: {offenders}"
+
+
+def test_only_the_harness_and_inspect_import_the_after_run_analysis() -> None:
+    offenders = []
+    for path, tree in _modules():
+        if path.startswith(ANALYSIS_USERS):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            if any(name.startswith("tango.analysis") for name in names):
+                offenders.append(f"{path}:{node.lineno}")
+    assert not offenders, f"tango.analysis imported outside the harness and inspect: {offenders}"

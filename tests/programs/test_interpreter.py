@@ -139,8 +139,9 @@ def test_trace_records_lines_calls_steps_and_the_error_as_jsonl(tmp_path):
     events = [json.loads(line) for line in path.read_text().splitlines()]
     assert result.trace_path == str(path)
     kinds = [e["event"] for e in events]
-    assert kinds[0] == "program" and kinds[-1] == "end"
-    assert [e["line"] for e in events if e["event"] == "line"] == [1, 2, 3]
+    assert kinds[:2] == ["trace", "program"] and kinds[-1] == "end"
+    profile = next(e for e in events if e["event"] == "profile")
+    assert [(row["line"], row["count"]) for row in profile["lines"]] == [(1, 1), (2, 1), (3, 1)]
     calls = [e for e in events if e["event"] == "call"]
     assert calls[0]["name"] == "look_around" and calls[0]["steps"] == 12
     assert calls[1]["result"] == "'hallway'" and calls[1]["total_steps"] == 12
@@ -156,11 +157,11 @@ def test_size_limits_stop_string_bombs(source):
     assert "exceeds the limit" in result.error
 
 
-def test_the_trace_shows_every_pass_through_a_search_loop():
+def test_the_trace_counts_every_pass_through_a_search_loop_and_keeps_each_step():
     result, _, ctx = run("explore_scene()\nbed = detect('bed')\nif is_found(bed):\n    stop()\n")
-    lines = [e["line"] for e in ctx.trace.of("line")]
+    counts = {row["line"]: row["count"] for row in ctx.trace.of("profile")[0]["lines"]}
     explores = [e for e in ctx.trace.of("call") if e["name"] == "explore_scene"]
-    assert lines[:4] == [1, 2, 3, 1] and lines.count(1) == len(explores) == 14
+    assert counts[1] == counts[2] == counts[3] == len(explores) == 14
     assert all(e["steps"] == 4 for e in explores) and result.steps == 56
 
 

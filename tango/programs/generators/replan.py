@@ -61,20 +61,22 @@ def run_failure(
 
 
 def trace_summary(events: Sequence[dict[str, Any]], seen: Sequence[str]) -> str:
-    """The calls of one run in order (repeated calls folded), their results, and the objects seen so far."""
+    """The calls of one run in order (repeated calls folded, as the trace's `repeat` events count them), their
+    results, and the objects seen so far."""
     lines: list[str] = []
     last, repeats = "", 0
     for event in events:
-        if event.get("event") != "call":
+        if event.get("event") not in ("call", "repeat"):
             continue
         text = f"{event.get('call')} -> {event.get('result')}"
+        times = int(event.get("count", 1))
         if text == last:
-            repeats += 1
+            repeats += times
             continue
         if repeats:
             lines.append(f"  (the same {repeats} more times)")
         lines.append(f"  {text}")
-        last, repeats = text, 0
+        last, repeats = text, times - 1
     if repeats:
         lines.append(f"  (the same {repeats} more times)")
     if len(lines) > MAX_SUMMARY_LINES:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
+from PIL import Image
 
 from tango.agent.api import GoalImage
 from tango.agent.config import AgentConfig
@@ -33,10 +34,13 @@ from tango.programs.generators.record import GenerationRecord
 from tango.programs.interpreter import Interpreter, RunResult
 from tango.programs.parser import Program
 from tango.programs.trace import Trace
+from tango.programs.trace_values import pose_entry
 from tango.sim.config import EmbeddedSimConfig
 from tango.tasks.episodes import resolve_scene_path
 from tango.tasks.flow import HabitatTaskConfig, Point
 from tango.tasks.measures import navigation_metrics
+
+GOALS_DIR = "goals"
 
 
 class Runner(Protocol):
@@ -112,9 +116,13 @@ class SimEpisode:
         agent = HabitatAgent(
             self.session, first, Navigator(runner.agent_config), perception, budget, self.ctx.frames,
             runner.agent_config.primitives, on_stop=record_stop, current_line=lambda: context.line_source,
+            trace=self.trace_file,
         )  # fmt: skip
         context.agent = agent
         self._agent, self._context = agent, context
+        self.trace_file.emit(
+            "start", scene=scene_id, poses=[pose_entry(first.agent_position, first.agent_yaw)]
+        )
 
     def begin_subtask(self, inputs: dict[str, Any], first: bool) -> None:
         budget = Budget(max_steps=self.runner.task.max_steps)
@@ -129,6 +137,13 @@ class SimEpisode:
         floor[1] -= self.runner.sim_config.camera_height
         rgb, semantic = self.session.render_at(floor, rotation)
         return GoalImage(rgb, self.runner.sim_config.hfov, semantic)
+
+    def save_picture(self, image: GoalImage, name: str) -> str | None:
+        folder = self.ctx.run_dir / GOALS_DIR
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{self.ctx.trace_path.stem}_{name}.png"
+        Image.fromarray(np.ascontiguousarray(image.pixels[..., :3])).save(path)
+        return str(path.relative_to(self.ctx.run_dir))
 
     def position(self) -> np.ndarray:
         return self.session.position()
