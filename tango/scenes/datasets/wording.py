@@ -92,7 +92,7 @@ KNOWLEDGE: dict[str, dict[str, tuple[str, ...]]] = {
     "refrigerator": {
         "train": ("Which appliance here would keep milk from going sour?",),
         "heldout": (
-            "Which appliance stops fresh milk from spoiling?",
+            "What in this home stops fresh milk from spoiling?",
             "Where would I store milk so it stays fresh?",
         ),
     },
@@ -127,7 +127,7 @@ KNOWLEDGE: dict[str, dict[str, tuple[str, ...]]] = {
         "train": ("What here could I use to send an email?",),
         "heldout": (
             "Which device here could I browse the internet on?",
-            "On which device could I type up a report?",
+            "What here could I type a report on?",
         ),
     },
     "tv": {
