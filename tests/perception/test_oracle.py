@@ -9,10 +9,12 @@ from tango.agent.api import GoalImage
 from tango.perception.build import build_perception
 from tango.perception.models import placement
 from tango.perception.oracle.answerer import OracleAnswerer
-from tango.perception.oracle.description import OracleDescriptionScorer, parse_description
+from tango.perception.oracle.description import OracleDescriptionScorer, stated_facts
 from tango.perception.oracle.detector import OracleDetector
 from tango.perception.oracle.ground_truth import GroundTruth
+from tango.perception.oracle.mentions import find_mentions, masked
 from tango.perception.oracle.observed import ObservedObjects
+from tango.perception.oracle.observed_facts import ObservedFacts
 from tango.perception.oracle.rooms import OracleRoomClassifier
 from tango.perception.oracle.scene import OracleScene
 from tango.perception.oracle.scorer import OracleTextScorer
@@ -55,8 +57,10 @@ def test_oracle_synonyms_through_minilm_similarity(
     assert len(similar.detect(kitchen_view, ["refrigerator"])) == 0
 
 
-def test_oracle_answerer_never_reads_unobserved_objects(scene: OracleScene, kitchen_view) -> None:
-    answerer = OracleAnswerer(scene, min_pixels=100)
+def test_oracle_answerer_never_reads_unobserved_objects(
+    scene: OracleScene, kitchen_view, minilm: TextEmbedder
+) -> None:
+    answerer = OracleAnswerer(scene, min_pixels=100, text=minilm)
     assert answerer.answer(kitchen_view, "What color is the bed?") == "unknown"
     assert answerer.answer(kitchen_view, "Is there a bed?") == "no"
     assert answerer.answer(kitchen_view, "How many beds are there?") == "0"
@@ -66,8 +70,10 @@ def test_oracle_answerer_never_reads_unobserved_objects(scene: OracleScene, kitc
     assert answerer.answer(kitchen_view, "Where is the chair?") == "in the kitchen"
 
 
-def test_oracle_answerer_answers_after_the_object_is_observed(scene: OracleScene) -> None:
-    answerer = OracleAnswerer(scene, min_pixels=100)
+def test_oracle_answerer_answers_after_the_object_is_observed(
+    scene: OracleScene, minilm: TextEmbedder
+) -> None:
+    answerer = OracleAnswerer(scene, min_pixels=100, text=minilm)
     empty = make_observation(np.zeros((48, 64)))
     assert answerer.answer(empty, "What color is the bed?") == "unknown"
     bed_view = np.zeros((48, 64))
@@ -78,8 +84,10 @@ def test_oracle_answerer_answers_after_the_object_is_observed(scene: OracleScene
     assert answerer.answer(empty, "Is there a bed?") == "yes"
 
 
-def test_oracle_answerer_asked_about_an_image_observes_that_image(scene: OracleScene) -> None:
-    answerer = OracleAnswerer(scene, min_pixels=100)
+def test_oracle_answerer_asked_about_an_image_observes_that_image(
+    scene: OracleScene, minilm: TextEmbedder
+) -> None:
+    answerer = OracleAnswerer(scene, min_pixels=100, text=minilm)
     empty = make_observation(np.zeros((48, 64)))
     bed = np.zeros((48, 64), dtype=np.int32)
     bed[10:30, 10:30] = 4
@@ -108,16 +116,20 @@ def test_oracle_text_scorer_ranks_prompts_by_labels_in_view(scene: OracleScene, 
     assert OracleTextScorer(truth, minilm, 100).score(empty, ["chair"]).tolist() == [0.0]
 
 
-def test_parse_goat_style_description() -> None:
-    parsed = parse_description(
-        "The small red wooden chair in the kitchen, next to the dining table.",
-        "chair",
-        rooms=["kitchen", "bedroom"],
-        categories=["chair", "table", "dining table"],
+def test_description_states_the_observed_facts_it_names(minilm: TextEmbedder) -> None:
+    memory = ObservedObjects()
+    memory.record(visible_objects(make_observation(seen_everything_view()), furnished_scene(), 100))
+    facts = ObservedFacts(memory)
+    stated = stated_facts(
+        "Somewhere in the kitchen: a small red wooden chair, close to a brown table.", facts
     )
-    assert parsed.attributes == {"color": "red", "material": "wood", "size": "small"}
-    assert parsed.room == "kitchen"
-    assert parsed.relations == [("next to", "dining table")]
+    assert stated.category == "chair"
+    assert stated.attributes == {"color": "red", "material": "wood"}  # "brown" is the table's; no size seen
+    assert stated.room == "kitchen" and stated.near == ("table",)
+    assert stated_facts("the chair made of wood by the vase", facts, "chair").attributes == {
+        "material": "wood"
+    }
+    assert stated_facts("the lonely stool", facts).category == ""
 
 
 def test_oracle_description_picks_the_described_chair(scene: OracleScene, kitchen_view, minilm) -> None:
@@ -203,20 +215,29 @@ def seen_everything_view() -> np.ndarray:
 def test_oracle_answerer_spatial_state_and_topic_questions(minilm: TextEmbedder) -> None:
     answerer = OracleAnswerer(furnished_scene(), min_pixels=100, text=minilm)
     view = make_observation(seen_everything_view())
-    assert answerer.answer(view, "Is the table in the kitchen clear?") == "No, there is a vase on it"
+    assert answerer.answer(view, "Is the table in the kitchen bare?") == "no, a vase is on it"
+    assert answerer.answer(view, "What is sitting on the kitchen table?") == "a vase"
+    assert answerer.answer(view, "Is anything on top of the table?") == "yes, a vase is on it"
     assert answerer.answer(view, "What is the red object next to the table in the kitchen?") == "a chair"
+    assert answerer.answer(view, "Which blue thing is beside the table?") == "a vase"  # nearer than the chair
     assert answerer.answer(view, "What is next to the refrigerator in the kitchen?") == "unknown"
     assert answerer.answer(view, "What is next to the vase?") == "a table"
     assert answerer.answer(view, "What material is the table in the kitchen made of?") == "wood"
+    assert (
+        answerer.answer(view, "What colour is the fridge?") == "unknown"
+    )  # never named "fridge" when observed
+    assert answerer.answer(view, "What colour is the refrigerator?") == "white"
     assert answerer.answer(view, "How many chairs are in the kitchen?") == "2"
     assert answerer.answer(view, "Where could I keep milk cold?") == "the refrigerator in the kitchen"
 
 
-def test_oracle_answerer_state_only_counts_observed_items() -> None:
-    answerer = OracleAnswerer(furnished_scene(), min_pixels=100)
+def test_oracle_answerer_state_only_counts_observed_items(minilm: TextEmbedder) -> None:
+    answerer = OracleAnswerer(furnished_scene(), min_pixels=100, text=minilm)
     table_only = np.zeros((48, 64), dtype=np.int32)
     table_only[10:30, 10:40] = 1
-    assert answerer.answer(make_observation(table_only), "Is the table clear?") == "Yes, nothing is on it"
+    assert (
+        answerer.answer(make_observation(table_only), "Is the table clear?") == "yes, there is nothing on it"
+    )
     assert answerer.answer(make_observation(table_only), "Where could I keep milk cold?") == "unknown"
 
 
@@ -228,3 +249,44 @@ def test_oracle_synonym_is_the_nearest_category_only(scene: OracleScene, minilm:
         others = [c for c in categories if c != category]
         assert not any(detector.matches(category, other) for other in others)
     assert detector.nearest_category("zebra crossing") is None
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Could you tell me the colour of the refrigerator?", "white"),
+        ("Which hue is the vase?", "blue"),
+        ("Out of what material was the kitchen table built?", "wood"),
+        ("What number of chairs did you spot?", "2"),
+        ("Did you happen to see a sofa anywhere?", "no"),
+        ("Do you remember seeing a vase?", "yes"),
+        ("In which part of the flat did you notice the vase?", "in the kitchen"),
+        ("Tell me what's placed on top of the table.", "a vase"),
+        ("Is the surface of the table completely empty?", "no, a vase is on it"),
+        ("I spotted something red near the table; what was it?", "a chair"),
+        ("What's standing closest to the vase?", "a table"),
+        ("I'm thirsty and want a chilled drink. Where should I look?", "the refrigerator in the kitchen"),
+        ("Where might I find somewhere to sit down?", "the chair in the kitchen"),
+    ],
+)
+def test_oracle_answerer_reads_wordings_of_neither_pool(
+    minilm: TextEmbedder, question: str, answer: str
+) -> None:
+    """Phrasings written for this test, after the answerer, in no paraphrase pool of the generator."""
+    answerer = OracleAnswerer(furnished_scene(), min_pixels=100, text=minilm)
+    assert answerer.answer(make_observation(seen_everything_view()), question) == answer
+
+
+def test_mentions_are_whole_words_longest_first_with_plurals_and_derived_values() -> None:
+    vocabulary = {"category": {"table", "coffee table", "tv", "tv stand"}, "room": {"living room"},
+                  "material": {"wood"}, "color": {"red"}}  # fmt: skip
+    text = "Are the wooden coffee tables in the living room's corner red, and is the tv on its tv stand?"
+    found = find_mentions(text, vocabulary, derived=frozenset({"material", "color"}))
+    assert [(m.kind, m.name) for m in found] == [
+        ("material", "wood"), ("category", "coffee table"), ("room", "living room"), ("color", "red"),
+        ("category", "tv"), ("category", "tv stand"),
+    ]  # fmt: skip
+    assert find_mentions("a stable bedstead", vocabulary) == []  # inside other words: no mention
+    assert masked(
+        "Is the red table here?", find_mentions("Is the red table here?", vocabulary), {"category": "X"}
+    ) == ("is the red X here")

@@ -18,6 +18,7 @@ from tango.perception.oracle.visible import visible_objects
 from tango.perception.text_similarity import TextEmbedder
 from tango.scenes.datasets.generate import DatasetConfig, generate_dataset
 from tango.tasks import goat, openeqa
+from tango.tasks.openeqa_scoring import normalised_match_score
 from tests.perception import rendered
 
 CAMERA_HEIGHT_M = 0.88
@@ -91,33 +92,38 @@ def test_oracle_description_scorer_picks_the_described_instance(dataset: Path) -
     assert correct >= 0.8 * total, f"described instance picked in {correct}/{total}"
 
 
-def normalised(text: str) -> str:
-    return " ".join(text.lower().replace(",", "").split())
-
-
-def test_oracle_answerer_on_training_wording_answers_only_what_it_observed(dataset: Path) -> None:
-    """Today's answerer reads questions with keyword rules written against the training wording, so it is tested
-    on that file; on the held-out wording the harness runs it scores far lower (BENCHMARKS.md)."""
+def test_oracle_answerer_scores_alike_on_training_and_held_out_wording(dataset: Path) -> None:
+    """The answerer reads questions by intent and observed facts, not by the generator's templates: after the
+    same observations it scores alike on both wordings of the same questions (normalised match, the task's
+    offline score), and knows nothing before it has observed anything."""
     text = TextEmbedder("", placement("cpu"))
     instances: dict[str, list[goat.GoatGoal]] = {}
     for episode in goat.load_episodes(dataset / "goat" / "val_unseen"):
         for task in episode.tasks:
             instances.setdefault(Path(episode.scene_id).stem, []).extend(task.goals)
-    correct = total = 0
-    all_questions = openeqa.load_episodes(dataset / "openeqa" / "open-eqa-train.json")
-    for scene_id in sorted({q.scene for q in all_questions}):
-        questions = [q for q in all_questions if q.scene == scene_id]
-        scene = rendered.load_dataset_scene(dataset, f"{scene_id}.glb")
-        oracle = OracleScene.from_annotations(scene.annotations)  # type: ignore[arg-type]
-        blind = OracleAnswerer(oracle, min_pixels=50, text=text)
-        empty_view = rendered.view_point_observations(scene, instances[scene_id][:1], CAMERA_HEIGHT_M, 1)[0]
-        empty_view.semantic = np.zeros_like(empty_view.semantic)
-        assert {blind.answer(empty_view, q.question) for q in questions} <= {"unknown", "no", "0"}
-        answerer = OracleAnswerer(oracle, min_pixels=50, text=text)
-        for obs in rendered.view_point_observations(scene, instances[scene_id], CAMERA_HEIGHT_M, per_goal=2):
-            answerer.observe(obs)
-        for q in questions:
-            references = {normalised(a) for a in (q.answer, *(q.extra_answers or ()))}
-            correct += normalised(answerer.answer(empty_view, q.question)) in references
-            total += 1
-    assert total >= 10 and correct >= 0.8 * total, f"{correct}/{total} answers match the reference"
+    scores: dict[str, list[float]] = {"train": [], "heldout": []}
+    files = {"train": "open-eqa-train.json", "heldout": "open-eqa-v0.json"}
+    for pool, name in files.items():
+        all_questions = openeqa.load_episodes(dataset / "openeqa" / name)
+        for scene_id in sorted({q.scene for q in all_questions}):
+            questions = [q for q in all_questions if q.scene == scene_id]
+            scene = rendered.load_dataset_scene(dataset, f"{scene_id}.glb")
+            oracle = OracleScene.from_annotations(scene.annotations)  # type: ignore[arg-type]
+            blind = OracleAnswerer(oracle, min_pixels=50, text=text)
+            empty_view = rendered.view_point_observations(scene, instances[scene_id][:1], CAMERA_HEIGHT_M, 1)[
+                0
+            ]
+            empty_view.semantic = np.zeros_like(empty_view.semantic)
+            assert {blind.answer(empty_view, q.question) for q in questions} <= {"unknown", "no", "0"}
+            answerer = OracleAnswerer(oracle, min_pixels=50, text=text)
+            for obs in rendered.view_point_observations(
+                scene, instances[scene_id], CAMERA_HEIGHT_M, per_goal=2
+            ):
+                answerer.observe(obs)
+            for q in questions:
+                prediction = answerer.answer(empty_view, q.question)
+                scores[pool].append(normalised_match_score(prediction, [q.answer, *(q.extra_answers or ())]))
+    train, heldout = (float(np.mean(scores[pool])) for pool in files)
+    assert len(scores["heldout"]) >= 10
+    assert heldout >= 85.0 and train >= 85.0, (train, heldout)  # measured 97.9 / 95.5
+    assert abs(train - heldout) <= 8.0, (train, heldout)

@@ -1,99 +1,107 @@
-"""ORACLE question answering over the objects the agent has observed (never the rest of the scene).
+"""ORACLE question answering from the structured facts of the objects the agent has observed.
 
-Answers come from the annotations of observed objects: counts, presence, rooms, attributes, what stands next
-to an object, what lies on a surface, and which observed object a use or need refers to (MiniLM similarity).
+A question is grounded in what was observed (which observed categories, room types and attribute values it
+names: tango.perception.oracle.mentions), its intent is the nearest of a few prototype questions by MiniLM
+similarity (tango.perception.oracle.intents), and the answer is composed from the facts of the observed
+objects: counts, rooms, attribute values, nearby objects, what rests on what, and what a kind of object is
+for (tango.perception.oracle.uses). Nothing here parses a dataset's sentence templates or returns its strings.
 """
 
 from __future__ import annotations
 
-import re
-from collections import Counter
-from dataclasses import replace
-
-import numpy as np
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from tango.agent.api import GoalImage
 from tango.agent.observation import Observation
 from tango.perception.config import AnswererConfig
 from tango.perception.detections import normalise_label
 from tango.perception.oracle.ground_truth import GroundTruth, OracleContext
-from tango.perception.oracle.observed import ObservedObject, ObservedObjects
+from tango.perception.oracle.intents import (
+    ROOM_PLACEHOLDER,
+    SUBJECT_PLACEHOLDER,
+    IntentClassifier,
+    asks_yes_or_no,
+    best_match,
+)
+from tango.perception.oracle.mentions import masked, words
+from tango.perception.oracle.observed import ObservedObjects
+from tango.perception.oracle.observed_facts import (
+    CATEGORY,
+    NEAR_M,
+    ROOM,
+    ObservedFacts,
+    category_of,
+    footprint_gap,
+    most_common,
+    room_of,
+)
 from tango.perception.oracle.scene import OracleScene
+from tango.perception.oracle.uses import use_text
 from tango.perception.oracle.visible import visible_objects
 from tango.perception.registry import register
 from tango.perception.text_similarity import TextEmbedder
 from tango.sim.scene import SceneObject
 
 UNSEEN = "unknown"
-NEAR_M = 1.5
-ON_TOP_TOLERANCE_M = 0.05
-MIN_TOPIC_SIMILARITY = 0.25
-ATTRIBUTE_WORDS = {
-    "color": ("color", "colour"),
-    "material": ("material", "made of"),
-    "size": ("size", "how big", "how large"),
-    "state": ("state", "on or off"),
-}
+NOTHING_OBSERVED = {"count": "0", "exists": "no"}
+"""Answers to count and existence questions about something never observed (other such questions: unknown)."""
+MIN_USE_SIMILARITY = 0.2
+"""Below this similarity between a need and the best observed object's use, nothing observed serves it."""
 
 
-def words_of(text: str) -> str:
-    """Lower-case words separated by single spaces, padded with spaces for whole-word search."""
-    return " " + " ".join(re.findall(r"[a-z0-9]+", text.lower())) + " "
+@dataclass(frozen=True)
+class Query:
+    """A question grounded in the observed facts: the categories it names (the first is its subject), the
+    room type it names, the attribute values it names, and whether it asks for yes or no."""
+
+    text: str
+    categories: list[str]
+    room: str
+    values: dict[str, str]
+    yes_or_no: bool
+
+    @property
+    def subject(self) -> str:
+        """The category asked about: the first one named ("" when none is)."""
+        return self.categories[0] if self.categories else ""
 
 
-def mentioned(text: str, names: list[str]) -> str | None:
-    """The longest of `names` that `text` names (singular or plural), or None."""
-    padded = words_of(text)
-    named = [n for n in names if any(f" {n}{end} " in padded for end in ("", "s", "es"))]
-    return max(named, key=len) if named else None
+def a_list(objects: list[SceneObject]) -> str:
+    """ "a lamp and a vase" (each category once)."""
+    return " and ".join(f"a {c}" for c in sorted({category_of(o) for o in objects}))
 
 
-def most_common(values: list[str]) -> str:
-    """The most frequent value (first seen wins ties)."""
-    return Counter(values).most_common(1)[0][0]
+def is_or_are(objects: list[SceneObject]) -> str:
+    """The verb that agrees with `a_list(objects)`."""
+    return "is" if len({category_of(o) for o in objects}) == 1 else "are"
 
 
-def footprint_gap(a: SceneObject, b: SceneObject) -> float:
-    """Distance between two bounding boxes in the floor plane (0 when they overlap)."""
-    dx = max(a.bbox_min[0] - b.bbox_max[0], b.bbox_min[0] - a.bbox_max[0], 0.0)
-    dz = max(a.bbox_min[2] - b.bbox_max[2], b.bbox_min[2] - a.bbox_max[2], 0.0)
-    return float(np.hypot(dx, dz))
-
-
-def rests_on(item: SceneObject, surface: SceneObject) -> bool:
-    """Whether `item` stands on top of `surface` (its bottom at the surface's top, footprints overlapping)."""
-    return (
-        abs(item.bbox_min[1] - surface.bbox_max[1]) <= ON_TOP_TOLERANCE_M
-        and footprint_gap(item, surface) == 0.0
-        and item.id != surface.id
-    )
-
-
-def place_of(obj: SceneObject) -> str:
-    """ "the couch in the living room"."""
-    room = f" in the {normalise_label(obj.room)}" if obj.room else ""
-    return f"the {normalise_label(obj.category)}{room}"
-
-
-def listing(categories: list[str]) -> str:
-    """ "a vase and a lamp"."""
-    return " and ".join(f"a {c}" for c in sorted(set(categories)))
+def place(obj: SceneObject) -> str:
+    """ "the couch in the living room" (or "the couch" when its room is unannotated)."""
+    return f"the {category_of(obj)}" + (f" in the {room_of(obj)}" if obj.room else "")
 
 
 class OracleAnswerer:
     """ORACLE answerer: each call first records what the current frame shows, then answers from the memory."""
 
     def __init__(
-        self,
-        scene: OracleScene,
-        min_pixels: int,
-        memory: ObservedObjects | None = None,
-        text: TextEmbedder | None = None,
+        self, scene: OracleScene, min_pixels: int, text: TextEmbedder, memory: ObservedObjects | None = None
     ) -> None:
         self.scene = scene
         self.min_pixels = min_pixels
         self.memory = memory if memory is not None else ObservedObjects()
         self.text = text
+        self.intents = IntentClassifier(text)
+        self.handlers: dict[str, Callable[[ObservedFacts, Query], str]] = {
+            "count": self._count,
+            "exists": self._exists,
+            "identify": self._identify,
+            "surface_empty": self._surface_empty,
+            "surface_contents": self._surface_contents,
+            "locate": self._locate,
+            "purpose": self._purpose,
+        }
 
     def observe(self, obs: Observation) -> None:
         """Record what is visible in `obs`."""
@@ -105,82 +113,94 @@ class OracleAnswerer:
         if image is not None and image.pixels.shape == (obs.height, obs.width, 3):
             obs = replace(obs, rgb=image.pixels, semantic=GroundTruth.semantic(image.semantic, "the image"))
         self.observe(obs)
-        q = words_of(question)
-        rooms = sorted({normalise_label(o.object.room) for o in self.memory.objects() if o.object.room})
-        room = mentioned(q, rooms)
-        category = mentioned(q, self.memory.categories())
-        seen = self._in_room(self.memory.of_category(category), room) if category else []
-        if " how many " in q:
-            return str(len(seen))
-        if re.match(r" (is|are) there | (do|did|can) you see ", q):
-            return "yes" if seen else "no"
-        if re.match(r" (where (could|can|would|should) i|what (here|in this home)) ", q):
-            return self._by_topic(question)
-        coloured = re.match(r" what is the ([a-z]+) object next to ", q)
-        if coloured:
-            return self._coloured_neighbour(coloured.group(1), q, room)
-        if not seen:
-            return self._by_topic(question) if category is None else UNSEEN
-        target = seen[0].object
-        if re.search(r" is .* clear ", q):
-            items = [o.object for o in self.memory.objects() if rests_on(o.object, target)]
-            return (
-                f"No, there is {listing([normalise_label(i.category) for i in items])} on it"
-                if items
-                else ("Yes, nothing is on it")
-            )
-        if " next to " in q or " near " in q or " beside " in q:
-            return self._nearest_neighbour(target)
-        if " where " in q or " which room " in q or " what room " in q:
-            places = [normalise_label(o.object.room) for o in seen if o.object.room]
-            return f"in the {most_common(places)}" if places else UNSEEN
-        for attribute, cue_words in ATTRIBUTE_WORDS.items():
-            if any(f" {word} " in q for word in cue_words):
-                values = [o.object.attributes[attribute] for o in seen if attribute in o.object.attributes]
-                return most_common(values) if values else UNSEEN
-        return place_of(target)
+        facts = ObservedFacts(self.memory)
+        mentions = facts.mentions(question)
+        query = Query(
+            question,
+            [m.name for m in mentions if m.kind == CATEGORY],
+            next((m.name for m in mentions if m.kind == ROOM), ""),
+            {m.kind: m.name for m in mentions if m.kind not in (CATEGORY, ROOM)},
+            asks_yes_or_no(words(question)),
+        )
+        asked = masked(question, mentions, {CATEGORY: SUBJECT_PLACEHOLDER, ROOM: ROOM_PLACEHOLDER})
+        unobserved = "" if query.categories else self.intents.about_unobserved(asked)
+        if unobserved:
+            return NOTHING_OBSERVED.get(unobserved, UNSEEN)
+        intent = self.intents.classify(
+            asked, bool(query.categories), facts.attribute_names(), set(query.values)
+        )
+        if intent.attribute:
+            return self._attribute(facts, query, intent.attribute)
+        return self.handlers[intent.name](facts, query)
 
-    def _in_room(self, entries: list[ObservedObject], room: str | None) -> list[ObservedObject]:
-        if room is None:
-            return entries
-        return [e for e in entries if e.object.room and normalise_label(e.object.room) == room]
+    def _subjects(self, facts: ObservedFacts, query: Query) -> list[SceneObject]:
+        """Observed objects of the subject category, in the named room when the question names one."""
+        return facts.of_category(query.subject, query.room) if query.subject else []
 
-    def _nearest_neighbour(self, target: SceneObject) -> str:
-        others = [
-            o.object for o in self.memory.objects()
-            if o.object.category != target.category and o.object.room == target.room
-        ]  # fmt: skip
-        near = [o for o in others if footprint_gap(o, target) <= NEAR_M]
-        if not near:
+    def _count(self, facts: ObservedFacts, query: Query) -> str:
+        return str(len(self._subjects(facts, query)))
+
+    def _exists(self, facts: ObservedFacts, query: Query) -> str:
+        return "yes" if self._subjects(facts, query) else "no"
+
+    def _attribute(self, facts: ObservedFacts, query: Query, attribute: str) -> str:
+        values = [o.attributes[attribute] for o in self._subjects(facts, query) if attribute in o.attributes]
+        return most_common(values) if values else UNSEEN
+
+    def _locate(self, facts: ObservedFacts, query: Query) -> str:
+        rooms = [room_of(o) for o in self._subjects(facts, query) if o.room]
+        return f"in the {most_common(rooms)}" if rooms else UNSEEN
+
+    def _surface_empty(self, facts: ObservedFacts, query: Query) -> str:
+        surfaces = self._subjects(facts, query)
+        if not surfaces:
             return UNSEEN
-        return f"a {normalise_label(min(near, key=lambda o: footprint_gap(o, target)).category)}"
+        items = facts.resting_on(surfaces[0])
+        return f"no, {a_list(items)} {is_or_are(items)} on it" if items else "yes, there is nothing on it"
 
-    def _coloured_neighbour(self, color: str, q: str, room: str | None) -> str:
-        anchor_name = mentioned(q.split(" next to ", 1)[1], self.memory.categories())
-        if anchor_name is None:
+    def _surface_contents(self, facts: ObservedFacts, query: Query) -> str:
+        surfaces = self._subjects(facts, query)
+        if not surfaces:
             return UNSEEN
-        anchors = [a.object for a in self._in_room(self.memory.of_category(anchor_name), room)]
+        items = facts.resting_on(surfaces[0])
+        if query.yes_or_no:
+            return f"yes, {a_list(items)} {is_or_are(items)} on it" if items else "no, it is empty"
+        return a_list(items) if items else "nothing"
+
+    def _identify(self, facts: ObservedFacts, query: Query) -> str:
+        """The observed object with every named attribute value, near an object of a named category (when
+        one is named) and of another category, in the named room; the nearest one first."""
+        anchors = [a for category in query.categories for a in facts.of_category(category, query.room)]
+        if query.categories and not anchors:
+            return UNSEEN
+        named = set(query.categories)
         candidates = [
-            o.object for o in self._in_room(self.memory.objects(), room)
-            if o.object.attributes.get("color") == color and normalise_label(o.object.category) != anchor_name
-        ]  # fmt: skip
-        scored = [(min(footprint_gap(c, a) for a in anchors), c.id, c) for c in candidates if anchors]
-        near = [item for item in scored if item[0] <= NEAR_M]
-        return f"a {normalise_label(min(near)[2].category)}" if near else UNSEEN
+            o
+            for o in facts.objects
+            if category_of(o) not in named
+            and (not query.room or room_of(o) == query.room)
+            and all(normalise_label(o.attributes.get(k, "")) == v for k, v in query.values.items())
+        ]
+        if not anchors:
+            return f"a {category_of(candidates[0])}" if candidates else UNSEEN
+        near = [
+            (min(footprint_gap(c, a) for a in anchors if a.room_id == c.room_id), c.id, c)
+            for c in candidates
+            if any(a.room_id == c.room_id for a in anchors)
+        ]
+        near = [item for item in near if item[0] <= NEAR_M]
+        return f"a {category_of(min(near)[2])}" if near else UNSEEN
 
-    def _by_topic(self, question: str) -> str:
-        """The observed object whose category best fits a question about a use or a need (MiniLM)."""
-        categories = self.memory.categories()
-        if self.text is None or not categories:
+    def _purpose(self, facts: ObservedFacts, query: Query) -> str:
+        """The observed kind of object whose use fits the need best, and where one was seen."""
+        categories = facts.categories()
+        best, similarity = best_match(self.text, query.text, [use_text(c) for c in categories])
+        if best < 0 or similarity < MIN_USE_SIMILARITY:
             return UNSEEN
-        similarity = self.text.similarity([question], categories)[0]
-        best = int(np.argmax(similarity))
-        if similarity[best] < MIN_TOPIC_SIMILARITY:
-            return UNSEEN
-        return place_of(self.memory.of_category(categories[best])[0].object)
+        return place(facts.of_category(categories[best])[0])
 
 
 @register("answerer", "oracle", oracle=True)
 def oracle_answerer(config: AnswererConfig, ctx: OracleContext) -> OracleAnswerer:
     truth = ctx.ground_truth
-    return OracleAnswerer(truth.scene, truth.min_pixels, truth.observed, ctx.models.text(config.text_model))
+    return OracleAnswerer(truth.scene, truth.min_pixels, ctx.models.text(config.text_model), truth.observed)
