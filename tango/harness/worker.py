@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 TRACES_DIR = "traces"
 VIDEOS_DIR = "videos"
 THUMBNAILS_DIR = "thumbnails"
-CONFIG_KEYS = ("perception", "generator", "controller")
+CONFIG_KEYS = ("perception", "generator", "controller", "sensors")
 
 
 @dataclass(frozen=True)
@@ -61,13 +61,15 @@ def seed_everything(seed: int) -> None:
 
 
 def _configs_from(config: dict[str, Any], described: dict[str, Any]) -> dict[str, Any]:
-    """perception/generator/controller as the runner describes them, else the config groups that chose them."""
+    """perception/generator/controller/sensors as the runner describes them, else the config groups that chose
+    them (sensors: null for a runner that does not say which camera it used)."""
     agent = config.get("agent")
     controller = agent.get("controller", agent) if isinstance(agent, dict) else agent
     fallback = {
         "perception": config.get("perception"),
         "generator": config.get("generator"),
         "controller": controller,
+        "sensors": None,
     }
     return {key: described.get(key, fallback[key]) for key in CONFIG_KEYS}
 
