@@ -18,6 +18,7 @@ import numpy as np
 from tango.agent.api import GoalImage, ObjectHandle, Position
 from tango.agent.config import AgentSettings
 from tango.agent.keyframes import KeyframeLog
+from tango.agent.memory_search import MemorySearch
 from tango.agent.observation import Observation
 from tango.agent.remembered import RememberedObjects, detections_as_recollections, position
 from tango.agent.sim_session import SimSession
@@ -61,6 +62,8 @@ class HabitatAgent:
         self.remembered = RememberedObjects(self.settings.merge_distance)
         self.keyframes = KeyframeLog(self.settings.max_keyframes, navigator.config.map.max_depth)
         self.prompt = ""
+        self.memory_search: MemorySearch | None = None
+        self.memory_searches = 0
         self.stops = 0
         self.path: list[np.ndarray] = []
         self.obs = first_observation
@@ -73,7 +76,12 @@ class HabitatAgent:
         return self.budget.steps
 
     def explore_step(self) -> bool:
-        action = self.navigator.next_action_explore()
+        """One step of the search: toward the place the memory matched to the current target first (when it
+        matched one), then toward the best frontier."""
+        action = self.memory_search.next_action(self.navigator) if self.memory_search else None
+        if action is None:
+            self.memory_search = None
+            action = self.navigator.next_action_explore()
         if action is None:
             return False
         self._act(action)
@@ -202,10 +210,14 @@ class HabitatAgent:
         return self.perception.detector.detect(self.obs, [label]).with_points()
 
     def _set_prompt(self, prompt: str) -> None:
-        """A new search target starts a fresh value map (values of the previous target do not carry over)."""
+        """A new search target starts a fresh value map (values of the previous target do not carry over) and
+        asks the memory once where it saw something like it (explore_scene() goes there first)."""
         if prompt != self.prompt:
             self.prompt = prompt
             self.navigator.reset_values()
+            place = self.perception.memory.place(prompt) if prompt else None
+            self.memory_search = None if place is None else MemorySearch(place.point, self.settings)
+            self.memory_searches += place is not None
 
     def _rank(self, handles: list[ObjectHandle]) -> list[ObjectHandle]:
         """Best score first, nearer first among equals."""
