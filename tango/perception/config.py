@@ -121,7 +121,8 @@ class MemoryConfig:
     embedding of each frame over the map cells it saw; when the search target changes, explore_scene() first
     goes to the best-matching cell if its cosine similarity reaches `threshold`), `none`, or `oracle`
     (recall() returns the annotated objects the agent has seen). The threshold is in the scorer's similarity
-    units: 0.3 for BLIP-2 ITC as TANGO's GOAT config, 0.25 for CLIP ViT-B/32, 0.5 for the oracle embedder."""
+    units: 0.3 for BLIP-2 ITC as TANGO's GOAT config, 0.25 for CLIP ViT-B/32, 0.6 for the oracle embedder
+    (BENCHMARKS.md, memory threshold)."""
 
     kind: str = "frame_features"
     threshold: float = 0.25

@@ -29,7 +29,7 @@ from tests.agent.synthetic import data_path, eval_config, plugin
 from tests.agent.test_habitat_agent import NoFrames
 from tests.perception import tiny_models
 
-ORACLE_THRESHOLD = 0.5
+ORACLE_THRESHOLD = 0.6
 
 
 def _runner(dataset_root: Path, out: Path, *overrides: str) -> HabitatRunner:
