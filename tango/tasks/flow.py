@@ -114,7 +114,8 @@ class EpisodeRun(Protocol):
         ...
 
     def finish(self, goals: Sequence[Point]) -> None:
-        """Record the closing top-down map, with the goals drawn for the reader."""
+        """Record the closing top-down map, with the goals drawn for the reader, and in the trace how often the
+        feature memory sent explore_scene() to a remembered place."""
         ...
 
 

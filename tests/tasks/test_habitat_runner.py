@@ -186,6 +186,8 @@ def test_goat_has_one_scored_subtask_per_task_with_its_goal_type(
     assert set(run.summary["subtasks"]["by_goal_type"]) == {t.goal_type for t in episode.tasks}
     generations = [e for e in run.trace(record) if e["event"] == "generation"]
     assert len(generations) == (1 if mode == "episode" else len(episode.tasks))
+    searches = [e["count"] for e in run.trace(record) if e["event"] == "memory_searches"]
+    assert searches == [0], "the oracle memory names objects; it never sends explore_scene() to a place"
     if mode == "episode":
         assert generations[0]["instruction"] == record["instruction"] == run.plugin.specs[0].instruction
 

@@ -217,6 +217,7 @@ class SimEpisode:
         return metrics
 
     def finish(self, goals: Sequence[Point]) -> None:
+        self.trace("memory_searches", count=self.agent.memory_searches)
         obs = self.agent.obs
         layers = self.agent.topdown_layers(list(goals))
         self.ctx.frames.add(obs.rgb, obs.depth, render_topdown(layers), "episode end")
