@@ -63,6 +63,7 @@ def test_eval_runs_generates_and_resumes(tmp_path: Path) -> None:
         assert record["metrics"]["success"] == 1.0 and record["failure_reason"] is None
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert summary["metrics"]["success"] == 1.0 and summary["num_errors"] == 0
+    assert summary["sensors"] == {"preset": "graphnav-auto", "resolution": 48}
     assert summary["metric_counts"]["dps"] == 2 and summary["metric_counts"]["pfs"] == 4  # DPS: shortcut only
     rows = breakdown(records)
     assert {(r["task"], r["condition"], r["maze_size"]) for r in rows} == {
