@@ -64,6 +64,7 @@ class HabitatAgent:
         self.prompt = ""
         self.memory_search: MemorySearch | None = None
         self.memory_searches = 0
+        self._searched_places: list[np.ndarray] = []
         self.stops = 0
         self.path: list[np.ndarray] = []
         self.obs = first_observation
@@ -179,8 +180,15 @@ class HabitatAgent:
     # --- internals -------------------------------------------------------------------------------------------
 
     def new_goal(self) -> None:
-        """A new (sub)task: look around again and reconsider every frontier, keeping maps and memory."""
+        """A new (sub)task: look around again and reconsider every frontier, keeping maps and memory; places the
+        memory sent the agent to may be visited again."""
         self.navigator.restart_exploration()
+        self._searched_places.clear()
+
+    def _searched(self, point: np.ndarray) -> bool:
+        """True when a memory search of this (sub)task already went to within reach of `point` (a program that
+        switches between targets would otherwise walk there and look around again each time)."""
+        return any(planar_distance(p, point) <= self.settings.reach_distance for p in self._searched_places)
 
     def topdown_layers(self, goals: Sequence[Any] = ()) -> TopDownLayers:
         """The agent's maps, path and remembered objects; `goals` only when the runner's thumbnail passes them."""
@@ -216,8 +224,11 @@ class HabitatAgent:
             self.prompt = prompt
             self.navigator.reset_values()
             place = self.perception.memory.place(prompt) if prompt else None
-            self.memory_search = None if place is None else MemorySearch(place.point, self.settings)
-            self.memory_searches += place is not None
+            self.memory_search = None
+            if place is not None and not self._searched(place.point):
+                self.memory_search = MemorySearch(place.point, self.settings)
+                self._searched_places.append(np.asarray(place.point, dtype=np.float64))
+                self.memory_searches += 1
 
     def _rank(self, handles: list[ObjectHandle]) -> list[ObjectHandle]:
         """Best score first, nearer first among equals."""

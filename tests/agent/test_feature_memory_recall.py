@@ -106,8 +106,15 @@ def test_tiny_random_clip_place_is_compared_once_per_target_and_explore_goes_the
     agent.detect("a sofa")
     assert memory.comparisons == compared + 1 and agent.memory_search is not None
     assert agent.memory_searches == 1
-    search, steps = agent.memory_search, agent.budget.steps
+    search = agent.memory_search
     assert np.array_equal(search.point, memory.place("a sofa").point)  # type: ignore[union-attr]
+    agent.detect("a lamp")
+    agent.detect("a sofa")  # no frame since: the same place, already searched in this subtask
+    assert agent.memory_search is None and agent.memory_searches <= 2
+    agent.new_goal()  # a new subtask may search any place again
+    agent.detect("a chair")
+    search, steps = agent.memory_search, agent.budget.steps
+    assert search is not None and np.array_equal(search.point, memory.place("a chair").point)  # type: ignore[union-attr]
     agent.explore_step()
     assert agent.budget.steps == steps + 1 and agent.memory_search is search, (
         "the step was the memory search's"
