@@ -33,7 +33,8 @@ from tango.programs.generators.llm import LLMProgramGenerator
 
 
 def instructions(task: str, count: int) -> list[str]:
-    """The instructions the agent gets in the task's first `count` episodes (GOAT: one per subtask)."""
+    """The instructions the agent gets in the task's first `count` episodes (GOAT: one per episode, the
+    default `task.program=episode`)."""
     from tango.tasks import goat, objectnav, openeqa
     from tango.tasks.flow import dataset_paths
 
@@ -44,8 +45,6 @@ def instructions(task: str, count: int) -> list[str]:
     }
     flow = flows[task]
     episodes = flow.read(dataset_paths(flow.task, flow.data_file)[0]).episodes[:count]
-    if task == "goat":
-        return [goat.subtask_instruction(s) for e in episodes for s in e.tasks]
     return [flow.spec(e).instruction for e in episodes]
 
 

@@ -18,6 +18,7 @@ import numpy as np
 from tango.agent.api import GoalImage, ObjectHandle, Position
 from tango.agent.config import AgentSettings
 from tango.agent.keyframes import KeyframeLog
+from tango.agent.memory_search import MemorySearch
 from tango.agent.observation import Observation
 from tango.agent.remembered import RememberedObjects, detections_as_recollections, position
 from tango.agent.sim_session import SimSession
@@ -67,6 +68,9 @@ class HabitatAgent:
         self.remembered = RememberedObjects(self.settings.merge_distance)
         self.keyframes = KeyframeLog(self.settings.max_keyframes, navigator.config.map.max_depth)
         self.prompt = ""
+        self.memory_search: MemorySearch | None = None
+        self.memory_searches = 0
+        self._searched_places: list[np.ndarray] = []
         self.stops = 0
         self.path: list[np.ndarray] = []
         self.obs = first_observation
@@ -79,10 +83,15 @@ class HabitatAgent:
         return self.budget.steps
 
     def explore_step(self) -> bool:
+        """One step of the search: toward the place the memory matched to the current target first (when it
+        matched one), then toward the best frontier."""
         scanning = self.navigator.scan_remaining > 0
-        action = self.navigator.next_action_explore()
-        if self.trace is not None:
-            self.trace.note(**_exploration_note(self.navigator, scanning, action is None))
+        action = self.memory_search.next_action(self.navigator) if self.memory_search else None
+        if action is None:
+            self.memory_search = None
+            action = self.navigator.next_action_explore()
+            if self.trace is not None:
+                self.trace.note(**_exploration_note(self.navigator, scanning, action is None))
         if action is None:
             return False
         self._act(action)
@@ -186,8 +195,15 @@ class HabitatAgent:
     # --- internals -------------------------------------------------------------------------------------------
 
     def new_goal(self) -> None:
-        """A new (sub)task: look around again and reconsider every frontier, keeping maps and memory."""
+        """A new (sub)task: look around again and reconsider every frontier, keeping maps and memory; places the
+        memory sent the agent to may be visited again."""
         self.navigator.restart_exploration()
+        self._searched_places.clear()
+
+    def _searched(self, point: np.ndarray) -> bool:
+        """True when a memory search of this (sub)task already went to within reach of `point` (a program that
+        switches between targets would otherwise walk there and look around again each time)."""
+        return any(planar_distance(p, point) <= self.settings.reach_distance for p in self._searched_places)
 
     def topdown_layers(self, goals: Sequence[Any] = ()) -> TopDownLayers:
         """The agent's maps, path and remembered objects; `goals` only when the runner's thumbnail passes them."""
@@ -237,10 +253,17 @@ class HabitatAgent:
         return self.perception.detector.detect(self.obs, [label]).with_points()
 
     def _set_prompt(self, prompt: str) -> None:
-        """A new search target starts a fresh value map (values of the previous target do not carry over)."""
+        """A new search target starts a fresh value map (values of the previous target do not carry over) and
+        asks the memory once where it saw something like it (explore_scene() goes there first)."""
         if prompt != self.prompt:
             self.prompt = prompt
             self.navigator.reset_values()
+            place = self.perception.memory.place(prompt) if prompt else None
+            self.memory_search = None
+            if place is not None and not self._searched(place.point):
+                self.memory_search = MemorySearch(place.point, self.settings)
+                self._searched_places.append(np.asarray(place.point, dtype=np.float64))
+                self.memory_searches += 1
 
     def _rank(self, handles: list[ObjectHandle]) -> list[ObjectHandle]:
         """Best score first, nearer first among equals."""

@@ -94,7 +94,8 @@ class EpisodeRunner(Protocol):
         ...
 
     def describe(self) -> dict[str, Any]:
-        """The perception, generator and controller configuration in use (keys of those names), for results."""
+        """The perception, generator, controller and sensors (the camera: `preset` plus its settings)
+        configuration in use (keys of those names), for results."""
         ...
 
     def close(self) -> None:

@@ -67,8 +67,13 @@ class FakeRunner:
         self.config = config
 
     def describe(self) -> dict[str, Any]:
-        """No perception, generator or controller: the fake task has none."""
-        return {"perception": {"name": "none"}, "generator": {"name": "fake"}, "controller": {"name": "none"}}
+        """No perception, generator, controller or camera: the fake task has none."""
+        return {
+            "perception": {"name": "none"},
+            "generator": {"name": "fake"},
+            "controller": {"name": "none"},
+            "sensors": {"preset": "none"},
+        }
 
     def run(self, spec: EpisodeSpec, ctx: EpisodeContext) -> EpisodeResult:
         """Play the episode from its seed; raise for `fail_ids`, kill the process for `crash_ids`."""

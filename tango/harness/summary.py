@@ -51,6 +51,11 @@ def oracle_components(records: list[dict[str, Any]]) -> list[str]:
     return sorted(names)
 
 
+def sensor_presets(records: list[dict[str, Any]]) -> list[str]:
+    """The sensor presets (cameras) the episodes ran with, sorted; 'unknown' for a record without one."""
+    return sorted({str((record.get("sensors") or {}).get("preset", "unknown")) for record in records})
+
+
 def _failure_category(reason: str) -> str:
     """The part of a failure reason before the first colon, used to group reasons."""
     return reason.split(":", 1)[0].strip()
@@ -113,6 +118,8 @@ def summarize(
         },
         "success_distance": ((configs or {}).get("task") or {}).get("success_distance"),
         "oracle_components": oracle_components(records),
+        "sensor_presets": sensor_presets(records),
+        "sensors": next((record["sensors"] for record in records if record.get("sensors")), None),
         "program_sources": program_sources(records),
         "configs": configs or {},
     }
@@ -151,6 +158,7 @@ def summary_table(summary: dict[str, Any], causes: dict[str, int] | None = None)
             "failure causes", ", ".join(f"{cause} {n}" for cause, n in causes.items() if n) or "none"
         )
     table.add_row("oracle components", ", ".join(summary["oracle_components"]) or "none")
+    table.add_row("sensors", ", ".join(summary.get("sensor_presets") or []) or "unknown")
     sources = {kind: n for kind, n in summary["program_sources"].items() if n}
     table.add_row("programs", ", ".join(f"{kind} {n}" for kind, n in sources.items()) or "none")
     table.add_row("steps/s", f"{summary['steps_per_s']:.1f}")

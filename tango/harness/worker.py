@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 TRACES_DIR = "traces"
 VIDEOS_DIR = "videos"
 THUMBNAILS_DIR = "thumbnails"
-CONFIG_KEYS = ("perception", "generator", "controller")
+CONFIG_KEYS = ("perception", "generator", "controller", "sensors")
 
 
 @dataclass(frozen=True)
@@ -61,14 +61,16 @@ def seed_everything(seed: int) -> None:
 
 
 def _configs_from(config: dict[str, Any], described: dict[str, Any]) -> dict[str, Any]:
-    """perception/generator/controller as the runner describes them, else the config sections that chose them
-    (the controller is `agent.navigation`); and the simulator settings when the runner names them."""
+    """perception/generator/controller/sensors as the runner describes them, else the config sections that chose
+    them (the controller is `agent.navigation`; sensors: null for a runner that does not say which camera it
+    used); and the simulator settings when the runner names them."""
     agent = config.get("agent")
     controller = agent.get("navigation") if isinstance(agent, dict) else None
     fallback = {
         "perception": config.get("perception"),
         "generator": config.get("generator"),
         "controller": controller,
+        "sensors": None,
     }
     configs = {key: described.get(key, fallback[key]) for key in CONFIG_KEYS}
     if "sim" in described:

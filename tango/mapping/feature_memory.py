@@ -76,12 +76,17 @@ class FeatureMemory:
 
     def recall(self, query: np.ndarray, threshold: float = -1.0, y: float = 0.0) -> RecallResult | None:
         """The cell whose embedding has the highest cosine similarity to the query (first in row-major order
-        on ties), or None when nothing is stored or the best score is below threshold."""
+        on ties), or None when nothing is stored, no stored embedding is non-zero, or the best score is below
+        threshold."""
         if self._bounds is None:
             return None
         q = np.asarray(query, np.float32).reshape(-1)
         emb = self.embeddings
-        scores = (emb @ q) / (np.linalg.norm(emb, axis=1) * np.linalg.norm(q))
+        norms = np.linalg.norm(emb, axis=1) * np.linalg.norm(q)
+        scores = np.full(
+            len(emb), -np.inf, np.float32
+        )  # a frame without features (zero vector) matches nothing
+        np.divide(emb @ q, norms, out=scores, where=norms > 0)
         r0, r1, c0, c1 = self._bounds
         window = self.cell_frame[r0:r1, c0:c1]
         cell_scores = np.where(window >= 0, scores[np.maximum(window, 0)], -np.inf)

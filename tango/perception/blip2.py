@@ -46,6 +46,7 @@ class Blip2ItmScorer:
         self.head = head
         self.where = where
         self.processor, self.model = load_blip2("itm", path, where)
+        self._last_frame: tuple[np.ndarray, torch.Tensor] | None = None
 
     @torch.inference_mode()
     def score(self, obs: Observation, prompts: list[str]) -> np.ndarray:
@@ -66,6 +67,43 @@ class Blip2ItmScorer:
             pixel_values=pixels, input_ids=ids, attention_mask=mask, use_image_text_matching_head=False
         )
         return out.logits_per_image.float().reshape(-1)[: len(prompts)].cpu().numpy()
+
+    @torch.inference_mode()
+    def query_embeddings(self, obs: Observation) -> torch.Tensor:
+        """(Q, D) unit ITC embeddings of the frame's query tokens (ITC scores a text by the best of them)."""
+        if self._last_frame is not None and self._last_frame[0] is obs.rgb:
+            return self._last_frame[1]
+        pixels = self.processor(images=[obs.rgb], return_tensors="pt")["pixel_values"]
+        model = self.model
+        image = model.vision_model(pixel_values=pixels.to(self.where.device, self.where.dtype))[0]
+        queries = model.query_tokens.expand(image.shape[0], -1, -1)
+        mask = torch.ones(image.shape[:-1], dtype=torch.long, device=image.device)
+        hidden = model.qformer(
+            query_embeds=queries, encoder_hidden_states=image, encoder_attention_mask=mask
+        )[0]
+        projected = model.vision_projection(hidden.to(model.vision_projection.weight.dtype))[0]
+        embeddings = torch.nn.functional.normalize(projected.float(), dim=-1)
+        self._last_frame = (obs.rgb, embeddings)
+        return embeddings
+
+    def image_embedding(self, obs: Observation) -> np.ndarray:
+        """(D,) the first query token's ITC embedding, the one TANGO's feature map stores per frame."""
+        return self.query_embeddings(obs)[0].cpu().numpy()
+
+    @torch.inference_mode()
+    def text_embedding(self, text: str) -> np.ndarray:
+        """(D,) unit ITC embedding of a text (its [CLS] token through the text projection)."""
+        tokens = self.processor(text=[text], padding=True, return_tensors="pt")
+        model = self.model
+        ids = tokens["input_ids"].to(self.where.device)
+        mask = tokens["attention_mask"].to(self.where.device)
+        text = ids[0] != model.config.image_token_index  # a processor may put image placeholders first
+        ids, mask = ids[:, text], mask[:, text]
+        hidden = model.qformer(
+            query_embeds=model.embeddings(input_ids=ids), query_length=0, attention_mask=mask
+        )[0]
+        projected = model.text_projection(hidden[:, 0, :].to(model.text_projection.weight.dtype))
+        return torch.nn.functional.normalize(projected.float(), dim=-1)[0].cpu().numpy()
 
 
 class Blip2Answerer:

@@ -27,7 +27,7 @@ from tango.perception.models import placement
 from tango.perception.oracle.ground_truth import GroundTruth, OracleContext
 from tango.perception.registry import COMPONENTS, REGISTRY
 
-CLIP_KINDS = ("clip", "frame_features")
+CLIP_KINDS = ("clip",)
 T = TypeVar("T")
 
 
@@ -44,6 +44,8 @@ def describe_config(config: PerceptionConfig) -> dict[str, Any]:
             data[group].pop("clip")
     data["answerer"].pop("llm")
     data["answerer"]["llm_model"] = config.answerer.llm.model if config.answerer.kind == "vlm" else ""
+    if config.memory.kind == "frame_features":
+        data["memory"]["features_from"] = f"scorer:{config.scorer.kind}"
     data["oracle_components"] = oracle_components(config)
     return data
 
@@ -96,6 +98,9 @@ class PerceptionBundle:
             self.ground_truth.observe(obs)
         self.memory.observe(obs, maps)
 
+    def _scorer(self) -> ValueScorer:
+        return self.scorer
+
     def describe(self) -> dict[str, Any]:
         """What produced the results, for episodes.jsonl and summary.json."""
         return describe_config(self.config)
@@ -105,10 +110,11 @@ class PerceptionBundle:
         if name not in self._built:
             section = getattr(self.config, name)
             spec = REGISTRY.get(name, section.kind)
-            context = BuildContext(self.config, self._models)
+            scorer = self._scorer
+            context = BuildContext(self.config, self._models, scorer)
             if spec.oracle:
                 assert self.ground_truth is not None
-                context = OracleContext(self.config, self._models, self.ground_truth)
+                context = OracleContext(self.config, self._models, scorer, self.ground_truth)
             self._built[name] = spec.factory(section, context)
         return self._built[name]
 

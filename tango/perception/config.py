@@ -117,12 +117,14 @@ class RoomConfig:
 
 @dataclass
 class MemoryConfig:
-    """What recall() finds beyond the agent's own detections: `frame_features` (each frame's CLIP embedding over
-    the map cells it saw; recall is the best cell from `threshold`), `none`, or `oracle` (the annotated objects
-    the agent has seen)."""
+    """What the agent remembers beyond its own detections: `frame_features` (TANGO's memory: the value scorer's
+    embedding of each frame over the map cells it saw; when the search target changes, explore_scene() first
+    goes to the best-matching cell if its cosine similarity reaches `threshold`), `none`, or `oracle`
+    (recall() returns the annotated objects the agent has seen). The threshold is in the scorer's similarity
+    units: 0.3 for BLIP-2 ITC as TANGO's GOAT config, 0.25 for CLIP ViT-B/32, 0.6 for the oracle embedder
+    (BENCHMARKS.md, memory threshold)."""
 
     kind: str = "frame_features"
-    clip: ClipConfig = field(default_factory=ClipConfig)
     threshold: float = 0.25
 
 

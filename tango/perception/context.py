@@ -7,10 +7,12 @@ factories get the `OracleContext` (tango.perception.oracle.ground_truth) that ad
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tango.perception.clip import ClipEmbedder
 from tango.perception.config import ClipConfig, PerceptionConfig
+from tango.perception.interfaces import ValueScorer
 from tango.perception.models import Placement
 from tango.perception.text_similarity import TextEmbedder
 
@@ -39,7 +41,9 @@ class SharedModels:
 
 @dataclass
 class BuildContext:
-    """The whole perception config and the bundle's shared models."""
+    """The whole perception config, the bundle's shared models, and its value scorer (built on first call), whose
+    embeddings the feature memory stores."""
 
     config: PerceptionConfig
     models: SharedModels
+    value_scorer: Callable[[], ValueScorer]

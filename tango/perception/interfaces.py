@@ -37,9 +37,15 @@ class Detector(Protocol):
 
 
 class ValueScorer(Protocol):
-    """`score(obs, prompts) -> (P,)`: how promising the view is for each prompt (the value map's input)."""
+    """`score(obs, prompts) -> (P,)`: how promising the view is for each prompt (the value map's input), and
+    the unit-norm embeddings behind it: `image_embedding(obs) -> (D,)` of a frame and `text_embedding(text)
+    -> (D,)` of a target, whose dot product is the frame's similarity to the target (the feature memory)."""
 
     def score(self, obs: Observation, prompts: list[str]) -> np.ndarray: ...
+
+    def image_embedding(self, obs: Observation) -> np.ndarray: ...
+
+    def text_embedding(self, text: str) -> np.ndarray: ...
 
 
 class Answerer(Protocol):
@@ -101,11 +107,15 @@ class MapView(Protocol):
 
 
 class Memory(Protocol):
-    """What the agent can recall beyond its own detections: `observe` every frame, `recall(target)` anytime,
-    and `contents()`: everything it can name without a query (for listings and replanning summaries)."""
+    """What the agent can recall beyond its own detections: `observe` every frame, `recall(target)` anytime
+    (objects), `contents()`: everything it can name without a query (for listings and replanning summaries),
+    and `place(target)`: where it saw something like the target (the map point explore_scene() heads for
+    first when the search target changes), or None."""
 
     def observe(self, obs: Observation, maps: MapView) -> None: ...
 
     def recall(self, target: str) -> list[Recollection]: ...
 
     def contents(self) -> list[Recollection]: ...
+
+    def place(self, target: str) -> Recollection | None: ...

@@ -1,5 +1,6 @@
-"""Memories of real perception: `frame_features` (each frame's CLIP embedding over the map cells it saw, so a
-text recalls where a matching view looked) and `none` (recall() returns only the agent's own detections)."""
+"""Memories of real perception: `frame_features` (TANGO's memory: the value scorer's embedding of each frame over
+the map cells it saw; `place(target)` is the best-matching cell from a cosine threshold, computed once per
+target) and `none` (nothing beyond the agent's own detections)."""
 
 from __future__ import annotations
 
@@ -7,56 +8,68 @@ import numpy as np
 
 from tango.agent.observation import Observation
 from tango.mapping.feature_memory import FeatureMemory
-from tango.perception.clip import ClipEmbedder
 from tango.perception.config import MemoryConfig
 from tango.perception.context import BuildContext
 from tango.perception.detections import normalise_label
-from tango.perception.interfaces import MapView, Recollection
+from tango.perception.interfaces import MapView, Recollection, ValueScorer
 from tango.perception.registry import register
 
 
 class FrameFeatureMemory:
-    """One CLIP image embedding per frame, stored for the map cells the frame saw (compact feature memory);
-    `recall(text)` is the middle of the area of the best-matching frame, from `threshold` cosine similarity."""
+    """The paper's feature memory: every map cell holds the value scorer's image embedding of the latest frame
+    that saw it (a per-pixel feature map, stored compactly); `place(target)` compares the target's text
+    embedding with every cell by cosine similarity and returns the middle of the best frame's area when the
+    best score reaches `threshold`. The comparison runs once per target: asking again for the same target
+    gives the same place until another target is asked for (TANGO computes it when a new goal arrives)."""
 
-    def __init__(self, clip: ClipEmbedder, threshold: float) -> None:
-        self.clip = clip
+    def __init__(self, scorer: ValueScorer, threshold: float) -> None:
+        self.scorer = scorer
         self.threshold = threshold
         self.store: FeatureMemory | None = None
-        self._last: Observation | None = None
+        self._floor_y = 0.0
+        self._asked: tuple[str, Recollection | None] | None = None
+        self.comparisons = 0
 
     def observe(self, obs: Observation, maps: MapView) -> None:
         """Store the frame's embedding over its field-of-view patch of the map."""
-        embedding = self.clip.images([obs.rgb])[0].cpu().numpy()
+        embedding = self.scorer.image_embedding(obs)
         if self.store is None:
             self.store = FeatureMemory(maps.grid, int(embedding.shape[-1]))
         self.store.add(embedding, maps.fov_patch(obs))
-        self._last = obs
+        self._floor_y = float(obs.agent_position[1])
+
+    def place(self, target: str) -> Recollection | None:
+        if self._asked is None or self._asked[0] != target:
+            self._asked = (target, self._best_match(target))
+        return self._asked[1]
 
     def recall(self, target: str) -> list[Recollection]:
-        if self.store is None or self._last is None:
-            return []
-        query = self.clip.texts([target])[0].cpu().numpy()
-        floor_y = float(self._last.agent_position[1])
-        found = self.store.recall(query, self.threshold, floor_y)
-        if found is None:
-            return []
-        label = normalise_label(target)
-        return [
-            Recollection(label, self._area_centre(found.frame_index, floor_y), found.score, f"{label}@memory")
-        ]
-
-    def contents(self) -> list[Recollection]:
-        """Nothing: frame features name no object until a text is recalled."""
+        """Nothing: a remembered view is a place to look, not an object (explore_scene() goes there)."""
         return []
 
-    def _area_centre(self, frame_index: int, floor_y: float) -> np.ndarray:
+    def contents(self) -> list[Recollection]:
+        """Nothing: frame features name no object."""
+        return []
+
+    def _best_match(self, target: str) -> Recollection | None:
+        if self.store is None:
+            return None
+        self.comparisons += 1
+        query = self.scorer.text_embedding(target)
+        found = self.store.recall(query, self.threshold, self._floor_y)
+        if found is None:
+            return None
+        label = normalise_label(target)
+        point = self._area_centre(found.frame_index)
+        return Recollection(label, point, found.score, f"{label}@memory")
+
+    def _area_centre(self, frame_index: int) -> np.ndarray:
         """The middle of the map cells a remembered frame still owns: one embedding per frame means every one of
         its cells scores the same, so its area (not its first cell) is where the recalled view looked."""
         assert self.store is not None
         rows, cols = np.nonzero(self.store.cell_frame == frame_index)
         centre = np.array([[rows.mean(), cols.mean()]])
-        return self.store.grid.pixel_to_world(centre, floor_y)[0]
+        return self.store.grid.pixel_to_world(centre, self._floor_y)[0]
 
 
 class NoMemory:
@@ -71,10 +84,14 @@ class NoMemory:
     def contents(self) -> list[Recollection]:
         return []
 
+    def place(self, target: str) -> Recollection | None:
+        return None
+
 
 @register("memory", "frame_features")
 def frame_feature_memory(config: MemoryConfig, ctx: BuildContext) -> FrameFeatureMemory:
-    return FrameFeatureMemory(ctx.models.clip(config.clip), config.threshold)
+    """Fed by the bundle's value scorer (its embeddings, whatever model it runs; an oracle scorer is listed)."""
+    return FrameFeatureMemory(ctx.value_scorer(), config.threshold)
 
 
 @register("memory", "none")

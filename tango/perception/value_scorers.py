@@ -23,6 +23,14 @@ class ClipScorer:
             return np.zeros(0, dtype=np.float32)
         return self.clip.similarity([obs.rgb], list(prompts))[0].astype(np.float32)
 
+    def image_embedding(self, obs: Observation) -> np.ndarray:
+        """(D,) unit CLIP embedding of the frame (the one `score` compares; computed once per frame)."""
+        return self.clip.images([obs.rgb])[0].cpu().numpy().astype(np.float32)
+
+    def text_embedding(self, text: str) -> np.ndarray:
+        """(D,) unit CLIP embedding of a text."""
+        return self.clip.texts([text])[0].cpu().numpy().astype(np.float32)
+
 
 @register("scorer", "clip")
 def clip_scorer(config: ScorerConfig, ctx: BuildContext) -> ClipScorer:

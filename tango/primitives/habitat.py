@@ -31,6 +31,20 @@ define_input(
     "the text describing the goal object when the goal is given as a description (else None); "
     "pass it to match().",
 )
+define_input(
+    TOOLBOX,
+    "goal_images",
+    "list[GoalImage] | None",
+    "the goal pictures of a sequence of goals, numbered in the order the instruction names them "
+    "(goal_images[0] is the first); pass one to match().",
+)
+define_input(
+    TOOLBOX,
+    "goal_descriptions",
+    "list[str] | None",
+    "the goal descriptions of a sequence of goals, numbered in the order the instruction names them "
+    "(goal_descriptions[0] is the first); pass one to match().",
+)
 
 
 def _target(value: Any) -> ObjectHandle | Position:

@@ -84,7 +84,8 @@ def _until_next_block(lines: list[str]) -> list[str]:
 def _first_period(lines: list[str]) -> list[str]:
     """The program once when the model wrote it again and again: the rest repeats the start line by line from
     a top-level statement, the start holds a block, and there are three copies or the last is cut short (the
-    token limit). Two whole copies stay: a program may mean to search for the same thing twice."""
+    token limit: it ends inside a line or a block of the start). Two whole copies stay: a program may mean to
+    search for the same thing twice; so does a start repeated after other goals ("A, B, then A again")."""
     last = len(lines) - 1
     for period in range(1, len(lines)):
         if lines[period][:1].isspace() or not lines[period].strip():
@@ -93,7 +94,8 @@ def _first_period(lines: list[str]) -> list[str]:
             continue
         if not all(_repeats(lines[j], lines[j - period], j == last) for j in range(period, len(lines))):
             continue
-        cut_short = lines[last].rstrip() != lines[last - period].rstrip() or len(lines) % period != 0
+        ends_inside_block = len(lines) % period != 0 and lines[len(lines) % period][:1].isspace()
+        cut_short = lines[last].rstrip() != lines[last - period].rstrip() or ends_inside_block
         if cut_short or len(lines) // period >= 3:
             return lines[:period]
     return lines

@@ -99,6 +99,7 @@ class _Run:
             reason, error = StopReason.RUNTIME_ERROR, f"line {self.line}: program nested too deeply"
         except MemoryError:
             reason, error = StopReason.RUNTIME_ERROR, f"line {self.line}: out of memory (MemoryError)"
+        budget = self.ctx.budget  # the current one: a GOAT episode program gets a new budget per subtask
         if error is not None:
             trace.emit("error", line=self.line, reason=reason, message=error)
             logger.info("program stopped: %s", error)

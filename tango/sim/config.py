@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 BACKENDS = ("embedded", "habitat", "urbanground")
 
@@ -14,9 +15,11 @@ class EmbeddedSimConfig:
     backend "embedded" runs TangoSim-v0; "habitat" runs habitat-sim's Sim-v0 (needs habitat-sim and HM3D), where
     scene_dataset_config names HM3D's scene dataset file and the navgrid_* settings are unused. For task=urban,
     `url` is the UrbanGround app's API (empty: tango starts its stand-in city) and `token` its bearer token.
+    `sensor_preset` names the configs/sensors preset the camera settings came from (results record it).
     """
 
     backend: str = "embedded"
+    sensor_preset: str = "fast"
     width: int = 256
     height: int = 256
     hfov: float = 79.0
@@ -43,3 +46,14 @@ class EmbeddedSimConfig:
         unknown = sorted(set(self.sensors) - {"rgb", "depth", "semantic"})
         if unknown:
             raise ValueError(f"sim.sensors has unknown sensor(s) {unknown}; known: rgb, depth, semantic")
+
+
+def sensor_record(sim: EmbeddedSimConfig) -> dict[str, Any]:
+    """The camera a Habitat run used, as results record it: the preset's name and the values that ran."""
+    return {
+        "preset": sim.sensor_preset,
+        "width": sim.width,
+        "height": sim.height,
+        "hfov": sim.hfov,
+        "camera_height": sim.camera_height,
+    }

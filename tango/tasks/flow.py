@@ -8,7 +8,7 @@ simulator, perception, maps, program generation and execution, and everything th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
@@ -94,9 +94,20 @@ class EpisodeRun(Protocol):
         """The program the configured generator writes for `instruction`."""
         ...
 
-    def execute(self, record: GenerationRecord, stop_when_done: bool) -> RunResult | None:
+    def execute(
+        self, record: GenerationRecord, stop_when_done: bool, replan: bool = True
+    ) -> RunResult | None:
         """Run a generated program (None when generation failed); with `stop_when_done` a program that ends
-        cleanly without calling stop() is stopped where it ended, as the paper's programs simply return."""
+        cleanly without calling stop() is stopped where it ended, as the paper's programs simply return;
+        `replan=False` runs it once even when the generator could revise it."""
+        ...
+
+    def stop(self) -> None:
+        """Declare the current goal reached where the agent stands (what a program's stop() does)."""
+        ...
+
+    def listen_stops(self, listener: Callable[[], None] | None) -> None:
+        """Call `listener` right after each stop() the agent declares (after the stop is recorded)."""
         ...
 
     def score_stop(
@@ -107,7 +118,8 @@ class EpisodeRun(Protocol):
         ...
 
     def finish(self, goals: Sequence[Point]) -> None:
-        """Record the closing top-down map, with the goals drawn for the reader."""
+        """Record the closing top-down map, with the goals drawn for the reader, and in the trace how often the
+        feature memory sent explore_scene() to a remembered place."""
         ...
 
 
@@ -152,8 +164,11 @@ def episode_result(
     runs: Sequence[RunResult | None],
     metrics: dict[str, float],
     steps: int,
+    records: Sequence[GenerationRecord] = (),
 ) -> EpisodeResult:
-    """The record of an episode that ran one generated program (or a first one, for multi-program episodes)."""
+    """The record of an episode that ran one generated program, or several (`records`, GOAT's programs per
+    subtask, `record` the first): LLM calls and tokens are summed over every generation record."""
+    counted = list(records) or [record]
     return EpisodeResult(
         program=record.program or "",
         program_source=record.program_source,
@@ -162,9 +177,9 @@ def episode_result(
         failure_reason=record.failure_reason or run_failure(runs),
         instruction=instruction,
         generation=record.to_dict(),
-        prompt_tokens=record.prompt_tokens,
-        completion_tokens=record.completion_tokens,
-        llm_calls=record.llm_calls,
+        prompt_tokens=sum(r.prompt_tokens for r in counted),
+        completion_tokens=sum(r.completion_tokens for r in counted),
+        llm_calls=sum(r.llm_calls for r in counted),
     )
 
 

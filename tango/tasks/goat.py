@@ -21,6 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from tango.agent.api import GoalImage
 from tango.harness.episode import EpisodeResult, EpisodeSpec
 from tango.programs.generators.record import GenerationRecord
 from tango.programs.interpreter import RunResult
@@ -47,9 +48,17 @@ from tango.tasks.fields import (
     vec3,
 )
 from tango.tasks.flow import EpisodeRun, HabitatFlow, NavTaskConfig, episode_result, run_failure
+from tango.tasks.goat_program import (
+    PROGRAM_MODES,
+    SubtaskScores,
+    episode_inputs,
+    goal_phrases,
+    joined_instruction,
+    run_episode_program,
+    subtask_instruction,
+)
 from tango.tasks.habitat_runner import HabitatTask
 from tango.tasks.measures import aggregate_subtasks
-from tango.tasks.objectnav import object_instruction
 from tango.tasks.registry import register_task
 
 GOAL_TYPES = ("object", "description", "image")
@@ -291,94 +300,83 @@ def _subtask(
 
 # --- the GOAT flow ----------------------------------------------------------------------------------------------
 
-GOAL_PHRASES = {
-    "description": "Find the object described in goal_description.",
-    "image": "Find the object shown in goal_image.",
-}
 POOLED_METRICS = ("success", "spl", "soft_spl", "distance_to_goal")
 
 
 @dataclass
 class GoatTaskConfig(NavTaskConfig):
-    """configs/task/goat.yaml; `max_steps` is per subtask."""
+    """configs/task/goat.yaml; `max_steps` is per subtask; `program` is `episode` (one program for the whole
+    multi-goal episode, the paper's way) or `subtask` (one program per subtask from its own instruction)."""
 
     name: str = "goat"
     plugin: str = "tango.tasks.goat:GoatTask"
     split: str = "val_unseen"
+    program: str = "episode"
 
-
-def subtask_instruction(subtask: GoatSubtask) -> str:
-    """What GOAT hands the agent for one subtask: the category name, or a pointer to the bound goal input."""
-    return GOAL_PHRASES.get(subtask.goal_type, object_instruction(subtask.category, "the"))
-
-
-def shown_goal(subtask: GoatSubtask, inputs: dict[str, Any], run: EpisodeRun, index: int) -> dict[str, Any]:
-    """What a reader of the results sees of a subtask's goal: its category, the text the agent was given
-    (the description, else the category) and the goal picture saved beside the results."""
-    shown: dict[str, Any] = {
-        "category": subtask.category,
-        "goal": inputs["goal_description"] or subtask.category,
-    }
-    if inputs["goal_image"] is not None:
-        shown["goal_image_path"] = run.save_picture(inputs["goal_image"], f"goal{index}")
-    return shown
+    def __post_init__(self) -> None:
+        if self.program not in PROGRAM_MODES:
+            raise ValueError(f"task.program must be one of {PROGRAM_MODES}, got {self.program!r}")
 
 
 class GoatFlow(HabitatFlow):
-    """Subtasks in sequence from where the previous one ended, one program each, with the agent's maps and
-    memory kept; each subtask is scored at its first stop and its SPL restarts."""
+    """Subtasks in sequence from where the previous one ended, with the agent's maps and memory kept; each
+    subtask is scored at its first stop and its SPL restarts. Programs: tango.tasks.goat_program."""
 
     schema = GoatTaskConfig
     data_file = "goat/{split}/{split}.json.gz"
-    task: NavTaskConfig
+    task: GoatTaskConfig
 
     def read(self, path: Path) -> Loaded[GoatEpisode]:
         return read_episodes(path)
 
     def spec(self, episode: GoatEpisode) -> EpisodeSpec:
-        phrases = [subtask_instruction(s) for s in episode.tasks]
-        instruction = phrases[0].rstrip(".")
-        instruction += "".join(f", then {p[0].lower()}{p[1:].rstrip('.')}" for p in phrases[1:]) + "."
+        instruction = joined_instruction(goal_phrases(episode.tasks, self.task.program == "episode"))
         types = tuple(s.goal_type for s in episode.tasks)
         return EpisodeSpec(str(episode.episode_id), episode.scene_id, instruction, episode, types)
 
     def goal_inputs(self, subtask: GoatSubtask, run: EpisodeRun) -> dict[str, Any]:
         """`goal_image` / `goal_description` as GOAT gives them: a render from the stored pose, the lang_desc."""
         inputs: dict[str, Any] = {"goal_image": None, "goal_description": None}
-        goal = next(
-            (g for g in subtask.goals if str(g.object_id) == str(subtask.object_id)), subtask.goals[0]
-        )
         if subtask.goal_type == "description":
-            inputs["goal_description"] = goal.lang_desc or ""
+            inputs["goal_description"] = subtask.lang_desc or ""
         elif subtask.goal_type == "image":
-            camera = goal.image_goals[subtask.image_idx or 0]
-            inputs["goal_image"] = run.render_goal(camera.position, camera.rotation)
+            inputs["goal_image"] = self.render_goal(subtask, run)
         return inputs
+
+    @staticmethod
+    def render_goal(subtask: GoatSubtask, run: EpisodeRun) -> GoalImage:
+        """The goal picture of an image subtask: a render from its stored camera pose."""
+        camera = subtask.image_goal
+        assert camera is not None, "an image subtask names its goal instance and picture"
+        return run.render_goal(camera.position, camera.rotation)
 
     def run(self, spec: EpisodeSpec, run: EpisodeRun) -> EpisodeResult:
         episode: GoatEpisode = spec.payload
         run.start(episode.scene_id, episode.start_position, episode.start_rotation)
-        subtasks: list[dict[str, Any]] = []
-        records: list[GenerationRecord] = []
-        runs: list[RunResult | None] = []
-        total_steps = 0
-        for index, subtask in enumerate(episode.tasks):
-            inputs = self.goal_inputs(subtask, run)
-            run.begin_subtask(inputs, first=index == 0)
-            goals = [vp.agent_state.position for goal in subtask.goals for vp in goal.view_points]
-            start_distance = run.geodesic_distance(run.position(), goals)
-            walked_before = run.path_length
-            instruction = subtask_instruction(subtask)
-            run.trace("subtask", index=index, goal_type=subtask.goal_type, instruction=instruction)
-            record = run.program(instruction)
-            runs.append(run.execute(record, stop_when_done=True))
-            metrics = run.score_stop(goals, start_distance, walked_before, self.task.success_distance)
-            shown = shown_goal(subtask, inputs, run, index)
-            subtasks.append({"goal_type": subtask.goal_type, **shown, **metrics, "num_steps": run.steps})
-            records.append(record)
-            total_steps += run.steps
+        indexed = self.task.program == "episode"
+        scores = SubtaskScores(
+            episode.tasks, goal_phrases(episode.tasks, indexed), run, self.task.success_distance
+        )
+        if indexed:
+            pictures = {
+                i: self.render_goal(subtask, run) for i, subtask in enumerate(episode.tasks)
+                if subtask.goal_type == "image"
+            }  # fmt: skip
+            scores.pictures.update(pictures)
+            inputs = episode_inputs(episode.tasks, list(pictures.values()))
+            record, result = run_episode_program(scores, spec.instruction, inputs)
+            records, runs = [record], [result]
+        else:
+            records, runs = [], []
+            for index, (subtask, phrase) in enumerate(zip(episode.tasks, scores.phrases)):
+                inputs = self.goal_inputs(subtask, run)
+                scores.pictures[index] = inputs["goal_image"]
+                scores.begin(inputs)
+                records.append(run.program(phrase))
+                runs.append(run.execute(records[-1], stop_when_done=True))
+                scores.score()
         run.finish([goal.position for subtask in episode.tasks for goal in subtask.goals])
-        return self._result(spec, episode, subtasks, records, runs, total_steps)
+        return self._result(spec, episode, scores.rows, records, runs)
 
     def _result(
         self,
@@ -387,20 +385,22 @@ class GoatFlow(HabitatFlow):
         subtasks: list[dict[str, Any]],
         records: list[GenerationRecord],
         runs: list[RunResult | None],
-        total_steps: int,
     ) -> EpisodeResult:
-        """Metrics pooled over subtasks, every subtask's program and generation record."""
+        """Metrics pooled over subtasks; every program and generation record (LLM calls and tokens summed)."""
         pooled = aggregate_subtasks(subtasks)["metrics"]
         metrics = {key: pooled[key] for key in POOLED_METRICS if key in pooled}
-        result = episode_result(spec.instruction, records[0], runs, metrics, total_steps)
+        total_steps = sum(int(row["num_steps"]) for row in subtasks)
+        result = episode_result(spec.instruction, records[0], runs, metrics, total_steps, records)
+        result.subtasks = subtasks
+        failures = [r.failure_reason for r in records if r.failure_reason]
+        result.failure_reason = failures[0] if failures else run_failure(runs)
+        if self.task.program == "episode":
+            return result
         result.program = "\n".join(
             f"# subtask {i} ({s.goal_type}): {subtask_instruction(s)}\n{r.program or ''}"
             for i, (s, r) in enumerate(zip(episode.tasks, records))
         )
         result.generation = {"subtasks": [r.to_dict() for r in records]}
-        result.subtasks = subtasks
-        failures = [r.failure_reason for r in records if r.failure_reason]
-        result.failure_reason = failures[0] if failures else run_failure(runs)
         return result
 
 

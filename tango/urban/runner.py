@@ -142,6 +142,11 @@ class UrbanRunner:
                 else self.config.llm.get("model", ""),
             },
             "controller": {"name": f"urban-{agent}", "app": self.url or "stand-in"},
+            "sensors": {
+                "preset": "urban-screenshot",
+                "width": self.config.width,
+                "height": self.config.height,
+            },
         }
 
     def _agent(self, seed: int) -> Any:

@@ -15,6 +15,7 @@ from rich.console import Console
 from tango.benchmarks.graphnav.breakdown import breakdown
 from tango.benchmarks.graphnav.config import GraphNavConfig, GraphNavConfigError
 from tango.benchmarks.graphnav.runner import GraphNavRunner, run_episode
+from tango.config_schema import register_configs
 from tango.harness.run import run_evaluation
 from tests.graphnav.support import EXAMPLE_NAME, EXAMPLE_TEXT, example_episode
 from tests.support.chat_server import ChatServer, Reply
@@ -23,6 +24,7 @@ CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs"
 
 
 def _config(overrides: list[str]) -> dict[str, Any]:
+    register_configs()
     defaults = OmegaConf.load(CONFIG_DIR / "eval.yaml").defaults
     missing = [
         f"~{group}"
@@ -61,6 +63,7 @@ def test_eval_runs_generates_and_resumes(tmp_path: Path) -> None:
         assert record["metrics"]["success"] == 1.0 and record["failure_reason"] is None
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert summary["metrics"]["success"] == 1.0 and summary["num_errors"] == 0
+    assert summary["sensors"] == {"preset": "graphnav-auto", "resolution": 48}
     assert summary["metric_counts"]["dps"] == 2 and summary["metric_counts"]["pfs"] == 4  # DPS: shortcut only
     rows = breakdown(records)
     assert {(r["task"], r["condition"], r["maze_size"]) for r in rows} == {

@@ -79,3 +79,14 @@ def test_embedding_of_wrong_size_is_an_error() -> None:
     memory = FeatureMemory(MapGrid(10, 20), 4)
     with pytest.raises(ValueError, match="4-d"):
         memory.add(np.ones(3), FovPatch(0, 0, np.ones((1, 1), np.float32)))
+
+
+def test_a_frame_without_features_matches_nothing_and_does_not_hide_the_others() -> None:
+    memory = FeatureMemory(MapGrid(40, 20), 4)
+    memory.add(np.array([1.0, 0.0, 0.0, 0.0]), FovPatch(0, 0, np.ones((5, 5), np.float32)))
+    memory.add(np.zeros(4), FovPatch(10, 10, np.ones((5, 5), np.float32)))
+    found = memory.recall(np.array([1.0, 0.0, 0.0, 0.0]), threshold=0.5)
+    assert found is not None and found.frame_index == 0 and found.score == pytest.approx(1.0)
+    only_empty = FeatureMemory(MapGrid(40, 20), 4)
+    only_empty.add(np.zeros(4), FovPatch(0, 0, np.ones((5, 5), np.float32)))
+    assert only_empty.recall(np.ones(4), threshold=-1.0) is None

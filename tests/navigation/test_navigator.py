@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import torch
 
+from tango.agent.observation import Observation
 from tango.mapping.config import MapConfig
 from tango.navigation.actions import MOVE_FORWARD, POINTNAV_ACTIONS, STOP, TURN_LEFT, TURN_RIGHT
 from tango.navigation.config import ExploreConfig, NavigationConfig, NavigatorConfig
@@ -83,20 +84,23 @@ def test_detection_point_uses_the_median_depth_over_the_box_core() -> None:
 
 
 class FixedEmbedder:
-    """Stands in for CLIP: the given frame embeddings in order, and one text embedding."""
+    """Stands in for the value scorer's embeddings: the given frame embeddings in order, and one text embedding."""
 
     def __init__(self, frames: list[list[float]], text: list[float]) -> None:
-        self.frames = [torch.tensor([f]) for f in frames]
-        self.text = torch.tensor([text])
+        self.frames = [np.array(f, np.float32) for f in frames]
+        self.text = np.array(text, np.float32)
 
-    def images(self, images: list[np.ndarray]) -> torch.Tensor:
+    def score(self, obs: Observation, prompts: list[str]) -> np.ndarray:
+        raise AssertionError("the memory reads embeddings, not scores")
+
+    def image_embedding(self, obs: Observation) -> np.ndarray:
         return self.frames.pop(0)
 
-    def texts(self, texts: list[str]) -> torch.Tensor:
+    def text_embedding(self, text: str) -> np.ndarray:
         return self.text
 
 
-def test_frame_feature_memory_recalls_through_the_navigators_map_view() -> None:
+def test_frame_feature_memory_places_a_target_through_the_navigators_map_view() -> None:
     navigator = Navigator(small_agent())
     memory = FrameFeatureMemory(FixedEmbedder([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]], [0.1, 1.0, 0.0]), 0.5)
     for yaw in (0.0, np.pi):
@@ -104,11 +108,13 @@ def test_frame_feature_memory_recalls_through_the_navigators_map_view() -> None:
         navigator.update(obs)
         assert navigator.fov_patch(obs) is navigator.fov_patch(obs)  # projected once per frame
         memory.observe(obs, navigator)
-    (hit,) = memory.recall("Chair")
-    assert hit.key == "chair@memory" and hit.point[2] > 0  # the area of the frame facing +z
+    hit = memory.place("Chair")
+    assert (
+        hit is not None and hit.key == "chair@memory" and hit.point[2] > 0
+    )  # the area of the frame facing +z
     miss = FrameFeatureMemory(FixedEmbedder([[1.0, 0.0, 0.0]], [0.0, 0.0, 1.0]), 0.5)
     miss.observe(flat_wall_observation(3.0, size=64), navigator)
-    assert miss.recall("chair") == []
+    assert miss.place("chair") is None
 
 
 def test_value_scores_fill_the_value_map_channels() -> None:

@@ -30,7 +30,7 @@ from tests.agent.test_habitat_agent import NoFrames
 from tests.support.chat_server import ChatServer
 
 NON_ORACLE_PRESETS = ("owlv2", "owlvit", "tango", "vlm", "yolo")
-CLIP_SECTIONS = ("scorer", "memory", "description", "room", "filter")
+CLIP_SECTIONS = ("scorer", "description", "room", "filter")
 INSTANCE_KEY = re.compile(r"#\d+$")
 
 

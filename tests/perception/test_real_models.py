@@ -109,6 +109,18 @@ def test_tiny_random_blip2_itm_scores_each_prompt(head, tiny_blip2_itm, frame) -
         assert ((scores >= 0) & (scores <= 1)).all()
 
 
+def test_tiny_random_blip2_itc_embeddings_give_its_scores(tiny_blip2_itm, frame) -> None:  # type: ignore[no-untyped-def]
+    scorer = Blip2ItmScorer(str(tiny_blip2_itm), "itc", CPU)
+    queries = scorer.query_embeddings(frame).numpy()
+    prompts = ["a chair", "a red sofa"]
+    texts = np.stack([scorer.text_embedding(p) for p in prompts])
+    assert np.allclose(np.linalg.norm(queries, axis=1), 1.0) and np.allclose(
+        np.linalg.norm(texts, axis=1), 1.0
+    )
+    assert np.allclose((queries @ texts.T).max(axis=0), scorer.score(frame, prompts), atol=1e-5)
+    assert np.array_equal(scorer.image_embedding(frame), queries[0]), "the feature map stores the first query"
+
+
 def test_tiny_random_blip2_vqa_generates_an_answer_string(tiny_blip2_vqa, frame) -> None:  # type: ignore[no-untyped-def]
     answer = Blip2Answerer(str(tiny_blip2_vqa), "Question: {question} Answer:", 4, CPU).answer(
         frame, "what color is the chair?"
@@ -149,7 +161,11 @@ def test_tango_preset_with_tiny_models_builds_every_real_component(  # type: ign
     matched = bundle.description.match(frame, "a red chair", lambda label: boxes)
     assert all(m.label == "a red chair" and m.key is None for m in matched)
     assert bundle.memory.recall("chair") == []
+    look_alikes = bundle.detector.post_filter
+    assert look_alikes is not None and look_alikes.classes_for("couch") == ["couch", "armchair", "other"]
+    assert look_alikes.classes_for("armchair") == ["armchair", "couch", "sofa", "other"]
     info = bundle.describe()
+    assert info["memory"] == {"kind": "frame_features", "threshold": 0.3, "features_from": "scorer:blip2_itm"}
     assert info["detector"]["path"] == str(tiny_owlv2) and info["detector"]["detr_path"] == str(tiny_detr)
     assert info["oracle_components"] == [] and info["scorer"]["kind"] == "blip2_itm"
 

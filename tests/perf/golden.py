@@ -43,10 +43,12 @@ DATASET = DatasetConfig(
 )
 RUNS = {
     "objectnav": ("objectnav", 4, ()),
-    "goat": ("goat", 1, ()),
+    "goat": ("goat", 1, ("task.program=subtask",)),
+    "goat-episode": ("goat", 1, ("task.program=episode",)),
     "ovon-vlfm-map": ("ovon", 2, ("agent.map.explored_method=vlfm",)),
 }
-"""Run name -> (task, number of episodes, overrides): the default loop, and VLFM's explored-area method."""
+"""Run name -> (task, number of episodes, overrides): the default loop, GOAT with one program per subtask and one
+per episode, and VLFM's explored-area method."""
 MAX_STEPS = 150
 """Step budget per episode (per subtask for GOAT): short, yet long enough to explore, plan and stop."""
 ACTION_CODES = {"stop": "S", "move_forward": "F", "turn_left": "L", "turn_right": "R", "look_up": "U",

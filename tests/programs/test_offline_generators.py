@@ -19,7 +19,7 @@ from tango.programs.generators import (
     make_generator,
 )
 from tango.programs.generators.template import question_subject
-from tango.tasks.goat import GOAL_PHRASES
+from tango.tasks.goat_program import GOAL_PHRASES
 from tango.tasks.objectnav import object_instruction
 from tests.programs.fake_world import apartment
 from tests.support.presets import preset

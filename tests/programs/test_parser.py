@@ -139,3 +139,11 @@ def test_each_bare_explore_starts_a_new_search_phase_and_a_final_return_runs_aft
 def test_a_program_starting_on_the_program_line_keeps_its_indentation_valid():
     program = parse("Program: x = detect('a')\nif is_found(x):\n    stop()\n")
     assert program.source == "x = detect('a')\nif is_found(x):\n    stop()\n"
+
+
+def test_a_first_goal_repeated_after_other_goals_is_kept_and_a_copy_cut_inside_a_block_is_dropped():
+    picture = "t = recall('picture')\nwhile not is_found(t) and explore_scene():\n    t = detect('picture')\nstop()\n"
+    chair = picture.replace("picture", "chair")
+    assert parse(picture + chair + picture).source.count("stop()") == 3
+    cut = "explore_scene()\nx = detect('bed')\nif is_found(x):\n    navigate_to(x)\n    stop()\n"
+    assert parse(cut + cut.rsplit("    navigate_to", 1)[0]).source.count("stop()") == 1

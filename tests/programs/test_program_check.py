@@ -43,6 +43,16 @@ def test_image_and_description_goals_need_match_and_rooms_are_context():
     assert CHECK.problem("objectnav", "Find a toilet.", parse(in_room)) is None
 
 
+def test_an_episode_program_must_match_each_numbered_goal_input():
+    instruction = "Find the bed, then find the object shown in goal_images[1], then find the object described in goal_descriptions[0]."
+    wrong = "x = match(goal_images[0])\nstop()\ny = match(goal_descriptions[0])\nz = detect('bed')\nstop()\n"
+    assert CHECK.problem("goat", instruction, parse(wrong)) == (
+        "the goal is given as a picture: the program must call match(goal_images[1])"
+    )
+    right = wrong.replace("goal_images[0]", "goal_images[1]")
+    assert CHECK.problem("goat", instruction, parse(right)) is None
+
+
 def test_the_question_answered_must_be_the_one_asked():
     program = "explore_scene()\nc = detect('couch')\nif is_found(c):\n    return answer('What color is the couch?')\n"
     problem = CHECK.problem("openeqa", "What color is the fridge?", parse(program))

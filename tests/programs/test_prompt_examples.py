@@ -13,15 +13,22 @@ from tests.programs.fake_world import apartment
 
 PROMPT = prompt_for_task("goat")
 RED_COUCH = (9.0, 0.0, 0.0)
+BED = (16.0, 0.0, 0.0)
+FRIDGE = (5.0, 0.0, -0.5)
 EXPECTED_STOPS = {
     "Find a chair.": [(4.0, 0.0, 0.5)],
     "Find the plant in the hallway.": [(1.0, 0.0, 0.0)],
-    "Find the couch, then the refrigerator.": [RED_COUCH, (5.0, 0.0, -0.5)],
+    "Find the couch, then find the object shown in goal_images[0], then find the refrigerator.": [
+        RED_COUCH,
+        BED,
+        FRIDGE,
+    ],
+    "Find the object described in goal_descriptions[0], then find the object described in "
+    "goal_descriptions[1].": [RED_COUCH, BED],
     "Find the object described in goal_description: the red couch facing the TV.": [RED_COUCH],
     "Find the object shown in goal_image.": [RED_COUCH],
     "Find the couch shown in goal_image.": [RED_COUCH],
     "Go back to the chair you saw before.": [(4.0, 0.0, 0.5)],
-    "Go to the toilet.": [],
 }
 EXPECTED_VALUES = {
     "What color is the couch?": "red",
@@ -46,6 +53,8 @@ def test_each_example_parses_and_runs_on_the_fake_world(example):
     inputs = {
         "goal_image": GoalImage(np.full((6, 6, 3), (200, 20, 20), dtype=np.uint8)),
         "goal_description": "the red couch facing the tv",
+        "goal_images": [GoalImage(np.full((6, 6, 3), (240, 240, 200), dtype=np.uint8))],
+        "goal_descriptions": ["the red couch facing the tv", "the double bed"],
     }
     ctx = AgentContext(agent=world, budget=budget, trace=Trace(), inputs=inputs)
     result = Interpreter().run(parse(example.program), ctx)

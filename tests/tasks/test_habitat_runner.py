@@ -34,6 +34,7 @@ ALL_TASKS = (*NAV_TASKS, "openeqa")
 CONTRACT_FIELDS = ("episode_id", "task", "scene_id", "instruction", "program", "program_source", "metrics",
                    "num_steps", "failure_reason", "trace_path")  # fmt: skip
 STEP_LIMITS = {"objectnav": 150, "ovon": 150, "goat": 60, "openeqa": 150}
+GOAT_MODES = ("episode", "subtask")
 
 
 class RecordingTask:
@@ -83,20 +84,27 @@ class TaskRun:
 
 
 @pytest.fixture(scope="module")
-def task_run(dataset_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], TaskRun]:
-    """Runs each task once (one episode, default config, a step cap for speed) on first use in this module."""
-    runs: dict[str, TaskRun] = {}
+def task_run(dataset_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Callable[..., TaskRun]:
+    """Runs each task once (one episode, default config, a step cap for speed) on first use in this module;
+    extra overrides make another run (e.g. GOAT with `task.program=subtask`)."""
+    runs: dict[tuple[str, ...], TaskRun] = {}
 
-    def run(task: str) -> TaskRun:
-        if task not in runs:
+    def run(task: str, *overrides: str) -> TaskRun:
+        key = (task, *overrides)
+        if key not in runs:
             out = tmp_path_factory.mktemp(f"run_{task}")
             config = eval_config(
-                dataset_root, task, out, "eval.num_episodes=1", f"task.max_steps={STEP_LIMITS[task]}"
+                dataset_root,
+                task,
+                out,
+                "eval.num_episodes=1",
+                f"task.max_steps={STEP_LIMITS[task]}",
+                *overrides,
             )
             recording = RecordingTask(plugin(task))
             run_evaluation(config, plugin=recording)
-            runs[task] = TaskRun(out, recording, config)
-        return runs[task]
+            runs[key] = TaskRun(out, recording, config)
+        return runs[key]
 
     return run
 
@@ -119,7 +127,7 @@ def test_plugin_lists_episodes_with_unique_ids(task: str, dataset_root: Path, tm
 
 
 @pytest.mark.parametrize("task", ALL_TASKS)
-def test_run_writes_the_contract_fields(task: str, task_run: Callable[[str], TaskRun]) -> None:
+def test_run_writes_the_contract_fields(task: str, task_run: Callable[..., TaskRun]) -> None:
     run = task_run(task)
     (record,) = run.records
     for key in CONTRACT_FIELDS:
@@ -137,10 +145,14 @@ def test_run_writes_the_contract_fields(task: str, task_run: Callable[[str], Tas
 
 
 @pytest.mark.parametrize("task", ALL_TASKS)
-def test_results_describe_perception_generator_and_controller(
-    task: str, task_run: Callable[[str], TaskRun]
+def test_results_describe_perception_generator_controller_and_sensors(
+    task: str, task_run: Callable[..., TaskRun]
 ) -> None:
-    (record,) = task_run(task).records
+    run = task_run(task)
+    (record,) = run.records
+    camera = {"preset": "fast", "width": 256, "height": 256, "hfov": 79.0, "camera_height": 0.88}
+    assert record["sensors"] == run.summary["sensors"] == camera
+    assert run.summary["sensor_presets"] == ["fast"]
     assert record["perception"]["name"] == "oracle"
     assert "detector" in record["perception"]["oracle_components"]
     assert record["generator"]["name"] == "template"
@@ -150,13 +162,16 @@ def test_results_describe_perception_generator_and_controller(
 
 
 @pytest.mark.parametrize("task", ("objectnav", "ovon"))
-def test_object_goal_metrics_are_sane(task: str, task_run: Callable[[str], TaskRun]) -> None:
+def test_object_goal_metrics_are_sane(task: str, task_run: Callable[..., TaskRun]) -> None:
     (record,) = task_run(task).records
     _check_navigation_metrics(record["metrics"], record["success_distance"])
 
 
-def test_goat_has_one_scored_subtask_per_task_with_its_goal_type(task_run: Callable[[str], TaskRun]) -> None:
-    run = task_run("goat")
+@pytest.mark.parametrize("mode", GOAT_MODES)
+def test_goat_has_one_scored_subtask_per_task_with_its_goal_type(
+    mode: str, task_run: Callable[..., TaskRun]
+) -> None:
+    run = task_run("goat", f"task.program={mode}")
     (record,) = run.records
     episode = run.plugin.specs[0].payload
     assert isinstance(episode, goat.GoatEpisode)
@@ -164,13 +179,20 @@ def test_goat_has_one_scored_subtask_per_task_with_its_goal_type(task_run: Calla
     for subtask in record["subtasks"]:
         _check_navigation_metrics(subtask, record["success_distance"])
         assert 0 <= subtask["num_steps"] <= STEP_LIMITS["goat"]
+        assert subtask["attempted"] in (0.0, 1.0)
     mean_success = np.mean([s["success"] for s in record["subtasks"]])
     assert record["metrics"]["success"] == pytest.approx(mean_success)
     assert record["num_steps"] == sum(s["num_steps"] for s in record["subtasks"])
     assert set(run.summary["subtasks"]["by_goal_type"]) == {t.goal_type for t in episode.tasks}
+    generations = [e for e in run.trace(record) if e["event"] == "generation"]
+    assert len(generations) == (1 if mode == "episode" else len(episode.tasks))
+    searches = [e["count"] for e in run.trace(record) if e["event"] == "memory_searches"]
+    assert searches == [0], "the oracle memory names objects; it never sends explore_scene() to a place"
+    if mode == "episode":
+        assert generations[0]["instruction"] == record["instruction"] == run.plugin.specs[0].instruction
 
 
-def test_openeqa_reports_a_normalised_match_score(task_run: Callable[[str], TaskRun]) -> None:
+def test_openeqa_reports_a_normalised_match_score(task_run: Callable[..., TaskRun]) -> None:
     run = task_run("openeqa")
     (record,) = run.records
     assert 0.0 <= record["metrics"]["normalised_match"] <= 100.0
@@ -194,7 +216,7 @@ def _check_navigation_metrics(metrics: dict[str, Any], success_distance: float) 
 # --- no privileged information ---------------------------------------------------------------------------------
 
 
-def test_objectnav_instruction_names_only_the_category(task_run: Callable[[str], TaskRun]) -> None:
+def test_objectnav_instruction_names_only_the_category(task_run: Callable[..., TaskRun]) -> None:
     run = task_run("objectnav")
     episode = run.plugin.specs[0].payload
     instruction = run.records[0]["instruction"]
@@ -204,28 +226,32 @@ def test_objectnav_instruction_names_only_the_category(task_run: Callable[[str],
     assert not re.search(r"\d", instruction)
 
 
+@pytest.mark.parametrize("mode", GOAT_MODES)
 def test_goat_image_and_description_subtasks_do_not_name_their_goal(
-    task_run: Callable[[str], TaskRun],
+    mode: str, task_run: Callable[..., TaskRun]
 ) -> None:
-    run = task_run("goat")
+    run = task_run("goat", f"task.program={mode}")
     (record,) = run.records
     episode = run.plugin.specs[0].payload
     generations = [e for e in run.trace(record) if e["event"] == "generation"]
-    assert len(generations) == len(episode.tasks)
-    hidden = [(t, g) for t, g in zip(episode.tasks, generations) if t.goal_type in ("image", "description")]
-    assert {t.goal_type for t, _ in hidden} == {"image", "description"}, (
-        "the tiny dataset needs both goal types"
-    )
-    for subtask, generation in hidden:
-        for text in (generation["instruction"], generation["program"]):
-            assert not re.search(rf"\b{re.escape(subtask.category)}\b", text, re.IGNORECASE), text
+    named = {t.category for t in episode.tasks if t.goal_type == "object"}
+    hidden = [t for t in episode.tasks if t.goal_type in ("image", "description")]
+    assert {t.goal_type for t in hidden} == {"image", "description"}, "the tiny dataset needs both goal types"
+    texts = [text for g in generations for text in (g["instruction"], g["program"])]
+    for subtask in hidden:
+        for text in texts:
+            if subtask.category not in named:
+                assert not re.search(rf"\b{re.escape(subtask.category)}\b", text, re.IGNORECASE), text
             assert not re.search(rf"\b{re.escape(str(subtask.object_id))}\b", text), text
+    if mode == "episode":
+        (instruction,) = [g["instruction"] for g in generations]
+        assert "goal_images[0]" in instruction and "goal_descriptions[0]" in instruction
 
 
-def test_goat_goal_inputs_are_a_render_of_the_goal_and_its_description(
-    task_run: Callable[[str], TaskRun],
+def test_goat_goal_inputs_per_subtask_are_a_render_of_the_goal_and_its_description(
+    task_run: Callable[..., TaskRun],
 ) -> None:
-    run = task_run("goat")
+    run = task_run("goat", "task.program=subtask")
     episode = run.plugin.specs[0].payload
     assert len(run.plugin.inputs) == len(episode.tasks)
     for subtask, inputs in zip(episode.tasks, run.plugin.inputs):
@@ -235,18 +261,35 @@ def test_goat_goal_inputs_are_a_render_of_the_goal_and_its_description(
             assert inputs["goal_image"] is None
             assert inputs["goal_description"] == subtask.lang_desc and subtask.lang_desc
         else:
-            image = inputs["goal_image"]
-            assert inputs["goal_description"] is None and isinstance(image, GoalImage)
-            pixels = image.pixels
-            assert pixels.ndim == 3 and pixels.shape[2] == 3 and pixels.dtype == np.uint8
-            assert pixels.std() > 5
-            assert image.hfov_deg == pytest.approx(subtask.image_goal.hfov)
+            assert inputs["goal_description"] is None
+            _check_goal_image(inputs["goal_image"], subtask)
+
+
+def test_goat_episode_program_gets_every_goal_input_by_index(task_run: Callable[..., TaskRun]) -> None:
+    run = task_run("goat", "task.program=episode")
+    episode = run.plugin.specs[0].payload
+    (inputs,) = run.plugin.inputs
+    assert inputs["goal_image"] is None and inputs["goal_description"] is None
+    images = [t for t in episode.tasks if t.goal_type == "image"]
+    descriptions = [t for t in episode.tasks if t.goal_type == "description"]
+    assert inputs["goal_descriptions"] == [t.lang_desc for t in descriptions]
+    assert len(inputs["goal_images"]) == len(images)
+    for subtask, image in zip(images, inputs["goal_images"]):
+        _check_goal_image(image, subtask)
+
+
+def _check_goal_image(image: Any, subtask: goat.GoatSubtask) -> None:
+    assert isinstance(image, GoalImage)
+    pixels = image.pixels
+    assert pixels.ndim == 3 and pixels.shape[2] == 3 and pixels.dtype == np.uint8
+    assert pixels.std() > 5
+    assert subtask.image_goal is not None and image.hfov_deg == pytest.approx(subtask.image_goal.hfov)
 
 
 def test_goat_goal_image_shows_the_goal_instance(
-    dataset_root: Path, task_run: Callable[[str], TaskRun]
+    dataset_root: Path, task_run: Callable[..., TaskRun]
 ) -> None:
-    run = task_run("goat")
+    run = task_run("goat", "task.program=subtask")
     episode = run.plugin.specs[0].payload
     runner = plugin("goat").make_runner(run.config)
     try:

@@ -32,6 +32,8 @@ def test_the_eval_cli_runs_the_program_agent_and_resumes(city: Path, tmp_path: P
         "SN-000001",
     ]  # (workers finish in any order)
     assert summary["oracle_components"] == ["signs"] and summary["success_distance"] == 15.0
+    assert summary["sensor_presets"] == ["urban-screenshot"]
+    assert summary["sensors"] == {"preset": "urban-screenshot", "width": 640, "height": 480}
     assert set(summary["subtasks"]["by_goal_type"]) == {"LandmarkQA", "ShortNav"}
     for record in records:
         assert record["program_source"] == "template" and record["extra"]["route"]

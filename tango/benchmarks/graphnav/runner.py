@@ -151,6 +151,7 @@ class GraphNavRunner:
                 "model": self.generator_config.get("model", "") if self.config.agent == "program" else "",
             },
             "controller": {"name": f"graphnav-{self.config.agent}", "condition": self.config.condition},
+            "sensors": {"preset": f"graphnav-{self.config.views}", "resolution": self.config.resolution},
         }
 
     def _maze(self, name: str) -> _LoadedMaze:

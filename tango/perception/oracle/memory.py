@@ -26,6 +26,10 @@ class ObservedObjectsMemory:
             for entry in self.truth.observed.of_category(label)
         ]
 
+    def place(self, target: str) -> Recollection | None:
+        """None: the observed objects are recalled as objects, there is no place to search first."""
+        return None
+
     def contents(self) -> list[Recollection]:
         """Every observed instance, labelled with its category."""
         return [

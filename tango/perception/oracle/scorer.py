@@ -1,4 +1,5 @@
-"""ORACLE value scorer: MiniLM similarity between each prompt and the categories of the annotated objects in view."""
+"""ORACLE value scorer and embedder: MiniLM similarity between each prompt and the categories of the annotated
+objects in view; frame embeddings from those categories for the feature memory."""
 
 from __future__ import annotations
 
@@ -29,6 +30,23 @@ class OracleTextScorer:
             return np.zeros(len(prompts), dtype=np.float32)
         similarity = self.text.similarity(list(prompts), categories)
         return np.clip(similarity.max(axis=1), 0.0, 1.0).astype(np.float32)
+
+    def image_embedding(self, obs: Observation) -> np.ndarray:
+        """ORACLE embedder: the normalised sum of the MiniLM embeddings of the annotated categories in view (a
+        zero vector when none is), so a frame is as similar to a target as the categories it shows."""
+        categories = sorted({v.object.category for v in self.truth.visible(obs, self.min_pixels)})
+        if not categories:
+            return np.zeros(self.dim, dtype=np.float32)
+        total = self.text.embed(categories).sum(axis=0)
+        return (total / np.linalg.norm(total)).astype(np.float32)
+
+    def text_embedding(self, text: str) -> np.ndarray:
+        """(D,) unit MiniLM embedding of a text."""
+        return self.text.embed([text])[0].astype(np.float32)
+
+    @property
+    def dim(self) -> int:
+        return int(self.text.embed(["object"]).shape[1])
 
 
 @register("scorer", "text_oracle", oracle=True)

@@ -41,7 +41,7 @@ class GeneratorConfig:
     max_retries: int = 4
     retry_backoff_s: float = 1.0
     temperature: float = 0.0
-    max_tokens: int = 512
+    max_tokens: int = 1024
     check: bool = False
     max_replans: int = 0
     n_ctx: int = 4096

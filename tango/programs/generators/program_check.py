@@ -25,6 +25,7 @@ SEARCHES = frozenset({"detect", "recall", "select", "segment_scene", "map_scene"
 Similarity = Callable[[list[str], list[str]], np.ndarray]
 _THEN = re.compile(r"\s*(?:,\s*)?(?:and\s+)?then\s+", re.IGNORECASE)
 _WORD = re.compile(r"[a-z]+")
+_GOAL_INPUT = re.compile(r"goal_(?:image|description)s?(?:\[\d+\])?")
 
 
 @dataclass(frozen=True)
@@ -47,8 +48,8 @@ def program_facts(program: Program) -> ProgramFacts:
                 labels.append(first.value)
             elif name == "answer":
                 questions.append(first.value)
-        elif name == "match" and isinstance(first, ast.Name):
-            matches.append(first.id)
+        elif name == "match" and isinstance(first, (ast.Name, ast.Subscript)):
+            matches.append(ast.unparse(first))
     return ProgramFacts(tuple(labels), tuple(questions), tuple(matches))
 
 
@@ -85,10 +86,13 @@ class ProgramCheck:
             return self._question_problem(instruction.strip(), labels, facts)
         goals = [part for part in _THEN.split(instruction.strip()) if part.strip()]
         for goal in goals:
-            if "goal_image" in goal and "goal_image" not in facts.matches:
-                return "the goal is given as a picture: the program must call match(goal_image)"
-            if "goal_description" in goal and "goal_description" not in facts.matches and not labels:
-                return "the goal is given as a description: the program must call match(goal_description)"
+            given = _GOAL_INPUT.search(goal)
+            if given is None or given[0] in facts.matches:
+                continue
+            if "goal_image" in given[0]:
+                return f"the goal is given as a picture: the program must call match({given[0]})"
+            if not labels:
+                return f"the goal is given as a description: the program must call match({given[0]})"
         objects = [
             object_label(goal)
             for goal in goals

@@ -18,8 +18,8 @@ QUESTION_TASKS = frozenset({"openeqa"})
 EQA_EXPLORE_STEPS = 400
 
 _THEN = re.compile(r"\s*(?:,\s*)?(?:and\s+)?then\s+", re.IGNORECASE)
-_DESCRIPTION = re.compile(r"described in goal_description", re.IGNORECASE)
-_IMAGE = re.compile(r"shown in goal_image", re.IGNORECASE)
+_DESCRIPTION = re.compile(r"described in (?P<input>goal_descriptions\[\d+\]|goal_description(?![\w\[]))")
+_IMAGE = re.compile(r"shown in (?P<input>goal_images\[\d+\]|goal_image(?![\w\[]))")
 _SUBJECT = re.compile(
     r"\b(?:the|a|an|any|my)\s+(?P<subject>[a-z][a-z -]*?)(?=\s+(?:in|on|near|next|of|at|under|above|below|"
     r"behind|beside|to|with|that|which|is|are|was|were|located)\b|\s*[?.,!]|$)",
@@ -55,11 +55,11 @@ def _search(first: str, find: str) -> str:
 
 
 def goal_program(goal: str) -> str:
-    """The program block for one navigation goal phrase."""
-    if _DESCRIPTION.search(goal):
-        return _search("match(goal_description)", "match(goal_description)")
-    if _IMAGE.search(goal):
-        return _search("match(goal_image)", "match(goal_image)")
+    """The program block for one navigation goal phrase: search, go there, stop() once (also when the goal
+    was not found, so that in a sequence the k-th stop() ends the k-th goal)."""
+    given = _DESCRIPTION.search(goal) or _IMAGE.search(goal)
+    if given:
+        return _search(f"match({given['input']})", f"match({given['input']})")
     label = object_label(goal)
     return _search(f"recall({label!r})", f"detect({label!r})")
 
@@ -103,8 +103,6 @@ def template_program(task: str, instruction: str) -> str:
     text = instruction.strip()
     if task in QUESTION_TASKS or text.endswith("?"):
         return question_program(text)
-    if _DESCRIPTION.search(text) or _IMAGE.search(text):
-        return goal_program(text)
     goals = [part for part in _THEN.split(text) if part.strip()]
     return "".join(goal_program(goal) for goal in goals)
 

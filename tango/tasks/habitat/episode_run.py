@@ -6,7 +6,7 @@ generates and runs programs, records where the agent stopped and scores stops wi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -78,6 +78,7 @@ class SimEpisode:
         self.stops: list[_Stop] = []
         self._agent: HabitatAgent | None = None
         self._context: AgentContext | None = None
+        self._stop_listener: Callable[[], None] | None = None
 
     @property
     def agent(self) -> HabitatAgent:
@@ -112,6 +113,8 @@ class SimEpisode:
 
         def record_stop() -> None:
             self.stops.append(_Stop(self.session.position(), self.session.path_length))
+            if self._stop_listener is not None:
+                self._stop_listener()
 
         agent = HabitatAgent(
             self.session, first, Navigator(runner.agent_config), perception, budget, self.ctx.frames,
@@ -159,14 +162,22 @@ class SimEpisode:
         self.trace("generation", instruction=instruction, program=record.program, errors=record.errors)
         return record
 
-    def execute(self, record: GenerationRecord, stop_when_done: bool) -> RunResult | None:
+    def stop(self) -> None:
+        self.agent.stop()
+
+    def listen_stops(self, listener: Callable[[], None] | None) -> None:
+        self._stop_listener = listener
+
+    def execute(
+        self, record: GenerationRecord, stop_when_done: bool, replan: bool = True
+    ) -> RunResult | None:
         if record.parsed is None:
             return None
         agent_ctx = self.agent_context
         agent_ctx.trace = self.trace_file
         stops_before = self.agent.stops
         program = record.parsed
-        replans_left = self.runner.generator.max_replans
+        replans_left = self.runner.generator.max_replans if replan else 0
         while True:
             first_event = len(self.trace_file.events)
             run = self.runner.interpreter.run(program, agent_ctx)
@@ -223,6 +234,7 @@ class SimEpisode:
         return metrics
 
     def finish(self, goals: Sequence[Point]) -> None:
+        self.trace("memory_searches", count=self.agent.memory_searches)
         obs = self.agent.obs
         layers = self.agent.topdown_layers(list(goals))
         self.ctx.frames.add(obs.rgb, obs.depth, render_topdown(layers), "episode end")

@@ -23,7 +23,7 @@ from tango.programs.generators.config import GeneratorConfig
 from tango.programs.generators.factory import make_generator
 from tango.programs.interpreter import Interpreter
 from tango.programs.trace import Trace
-from tango.sim.config import EmbeddedSimConfig
+from tango.sim.config import EmbeddedSimConfig, sensor_record
 from tango.sim.habitat_env import sim_config_from_dict
 from tango.sim.scene import annotation_path_for
 from tango.tasks.flow import HabitatFlow, dataset_paths
@@ -79,6 +79,7 @@ class HabitatRunner:
                 },
             },
             "sim": asdict(self.sim_config),
+            "sensors": sensor_record(self.sim_config),
             "success_distance": getattr(self.task, "success_distance", None),
         }
 

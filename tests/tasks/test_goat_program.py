@@ -1,0 +1,215 @@
+"""GOAT's one program per episode: how its stop() calls map to subtasks (tango.tasks.goat_program's rule), on a
+scripted run along a line where each subtask's goal is a point on the x axis."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tango.agent.api import GoalImage
+from tango.harness.episode import EpisodeSpec
+from tango.programs.generators.record import Attempt, GenerationRecord
+from tango.programs.interpreter import RunResult, StopReason
+from tango.programs.parser import parse
+from tango.tasks.episodes import AgentState, ViewPoint
+from tango.tasks.goat import GoatEpisode, GoatFlow, GoatGoal, GoatSubtask, GoatTaskConfig
+from tango.tasks.goat_program import (
+    SubtaskScores,
+    episode_inputs,
+    goal_phrases,
+    joined_instruction,
+    run_episode_program,
+)
+from tango.tasks.measures import navigation_metrics
+
+MAX_STEPS = 10
+RADIUS = 1.0
+
+
+def subtask(x: float, goal_type: str = "object", category: str = "chair") -> GoatSubtask:
+    view = ViewPoint(AgentState((x, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)), 1.0)
+    goal = GoatGoal(1, category, (x, 0.0, 0.0), (view,), lang_desc="the chair by the door")
+    return GoatSubtask(category, goal_type, None if goal_type == "object" else 1, None, (goal,))
+
+
+class ScriptedRun:
+    """An EpisodeRun on a line: a script of ('walk', metres) one step each, ('stop',), ('error',) events."""
+
+    def __init__(self, script: Sequence[tuple[Any, ...]]) -> None:
+        self.script = list(script)
+        self.x = 0.0
+        self.walked = 0.0
+        self.steps = 0
+        self.stops: list[tuple[float, float]] = []
+        self.events: list[str] = []
+        self.instructions: list[str] = []
+        self.begun: list[dict[str, Any]] = []
+        self.listener: Callable[[], None] | None = None
+        self.replans: list[bool] = []
+
+    @property
+    def path_length(self) -> float:
+        return self.walked
+
+    def begin_subtask(self, inputs: dict[str, Any], first: bool) -> None:
+        self.steps, self.stops = 0, []
+        self.begun.append(inputs)
+
+    def position(self) -> np.ndarray:
+        return np.array([self.x, 0.0, 0.0])
+
+    def geodesic_distance(self, start: Any, goals: Sequence[Any]) -> float:
+        return min(abs(float(start[0]) - float(g[0])) for g in goals)
+
+    def trace(self, event: str, **fields: Any) -> None:
+        self.events.append(event)
+
+    def program(self, instruction: str) -> GenerationRecord:
+        self.instructions.append(instruction)
+        record = GenerationRecord("goat", instruction, "template", "template", "template", "stop()\n")
+        record.parsed = parse("stop()\n")
+        record.prompt_tokens, record.completion_tokens = 7, 3
+        record.attempts.append(Attempt("stop()", None, 7, 3))
+        return record
+
+    def start(self, scene_id: str, position: Any, rotation: Any) -> None:
+        self.x = float(position[0])
+
+    def finish(self, goals: Sequence[Any]) -> None:
+        self.events.append("finish")
+
+    def execute(self, record: GenerationRecord, stop_when_done: bool, replan: bool = True) -> RunResult:
+        self.replans.append(replan)
+        for event in self.script:
+            if event[0] == "walk":
+                if self.steps + 1 > MAX_STEPS:
+                    return RunResult(
+                        None, StopReason.STEP_BUDGET, self.steps, 0, "line 1: step budget used up"
+                    )
+                self.steps += 1
+                self.x += event[1]
+                self.walked += abs(event[1])
+            elif event[0] == "stop":
+                self.stop()
+            else:
+                return RunResult(None, StopReason.RUNTIME_ERROR, self.steps, 0, "line 2: boom")
+        return RunResult(None, StopReason.COMPLETED, self.steps, 0)
+
+    def stop(self) -> None:
+        self.stops.append((self.x, self.walked))
+        if self.listener is not None:
+            self.listener()
+
+    def listen_stops(self, listener: Callable[[], None] | None) -> None:
+        self.listener = listener
+
+    def score_stop(
+        self, goals: Sequence[Any], start_distance: float, path_offset: float, success_distance: float
+    ) -> dict[str, float]:
+        x, walked = self.stops[0] if self.stops else (self.x, self.walked)
+        distance = self.geodesic_distance((x, 0.0, 0.0), goals)
+        metrics = navigation_metrics(
+            distance, start_distance, start_distance, walked - path_offset, success_distance, bool(self.stops)
+        )
+        return {**metrics, "path_length": walked - path_offset, "called_stop": float(bool(self.stops))}
+
+
+def play(script: Sequence[tuple[Any, ...]], tasks: Sequence[GoatSubtask]) -> tuple[ScriptedRun, list[dict]]:
+    run = ScriptedRun(script)
+    scores = SubtaskScores(tasks, goal_phrases(tasks, True), run, RADIUS)
+    run_episode_program(scores, "Find the chair.", {})
+    assert run.replans == [False], "an episode program runs once, never replanned"
+    return run, scores.rows
+
+
+def walk(metres: float, steps: int) -> list[tuple[Any, ...]]:
+    return [("walk", metres / steps)] * steps
+
+
+def test_the_kth_stop_ends_the_kth_subtask_and_each_is_scored_at_its_own_stop() -> None:
+    tasks = [subtask(2.0), subtask(5.0), subtask(9.0)]
+    script = [*walk(2.0, 4), ("stop",), *walk(3.0, 3), ("stop",), *walk(1.0, 2), ("stop",)]
+    run, rows = play(script, tasks)
+    assert [r["success"] for r in rows] == [1.0, 1.0, 0.0]
+    assert [r["num_steps"] for r in rows] == [4, 3, 2]
+    assert [r["path_length"] for r in rows] == pytest.approx([2.0, 3.0, 1.0])
+    assert rows[0]["spl"] == pytest.approx(1.0) and rows[1]["spl"] == pytest.approx(1.0)
+    assert rows[2]["distance_to_goal"] == pytest.approx(3.0) and rows[2]["called_stop"] == 1.0
+    assert [r["attempted"] for r in rows] == [1.0, 1.0, 1.0]
+    assert len(run.begun) == 3 and run.events.count("subtask") == 3
+
+
+def test_a_clean_end_stops_the_active_subtask_and_later_ones_were_never_attempted() -> None:
+    tasks = [subtask(2.0), subtask(4.0), subtask(6.0)]
+    _, rows = play([*walk(2.0, 2), ("stop",), *walk(2.0, 2)], tasks)
+    assert [r["success"] for r in rows] == [1.0, 1.0, 0.0]
+    assert rows[1]["called_stop"] == 1.0
+    assert rows[2] == {
+        "goal_type": "object", "success": 0.0, "spl": 0.0, "soft_spl": 0.0, "distance_to_goal": 2.0,
+        "path_length": 0.0, "called_stop": 0.0, "num_steps": 0, "attempted": 0.0,
+    }  # fmt: skip
+
+
+def test_a_used_up_step_budget_fails_the_active_subtask_unstopped_and_ends_the_program() -> None:
+    tasks = [subtask(1.0), subtask(30.0), subtask(1.0)]
+    _, rows = play([*walk(1.0, 1), ("stop",), *walk(30.0, 30), ("stop",), ("stop",)], tasks)
+    assert rows[0]["success"] == 1.0
+    assert rows[1]["called_stop"] == 0.0 and rows[1]["success"] == 0.0
+    assert rows[1]["num_steps"] == MAX_STEPS
+    assert rows[2]["attempted"] == 0.0 and rows[2]["success"] == 0.0
+
+
+def test_after_an_error_the_active_subtask_is_scored_where_the_agent_is_without_a_stop() -> None:
+    _, rows = play([*walk(1.0, 1), ("error",)], [subtask(1.0), subtask(3.0)])
+    assert rows[0]["called_stop"] == 0.0 and rows[0]["success"] == 0.0
+    assert rows[1]["attempted"] == 0.0
+
+
+def test_stops_after_the_last_subtask_change_nothing() -> None:
+    run, rows = play([("stop",), *walk(5.0, 5), ("stop",)], [subtask(0.5)])
+    assert len(rows) == 1 and rows[0]["success"] == 1.0 and rows[0]["num_steps"] == 0
+    assert "stop_after_last_subtask" in run.events
+
+
+def test_the_instruction_numbers_image_and_description_inputs_per_kind_in_goal_order() -> None:
+    tasks = [
+        subtask(1.0, "image", "bed"),
+        subtask(2.0),
+        subtask(3.0, "description"),
+        subtask(4.0, "image", "bed"),
+    ]
+    instruction = joined_instruction(goal_phrases(tasks, indexed=True))
+    assert instruction == (
+        "Find the object shown in goal_images[0], then find the chair, then find the object described in "
+        "goal_descriptions[0], then find the object shown in goal_images[1]."
+    )
+    pictures = iter([GoalImage(np.zeros((2, 2, 3), np.uint8)), GoalImage(np.ones((2, 2, 3), np.uint8))])
+    inputs = episode_inputs(tasks, lambda s: next(pictures))
+    assert [int(i.pixels.max()) for i in inputs["goal_images"]] == [0, 1]
+    assert inputs["goal_descriptions"] == ["the chair by the door"]
+    assert goal_phrases(tasks, indexed=False)[0] == "Find the object shown in goal_image."
+
+
+@pytest.mark.parametrize(("mode", "programs"), [("episode", 1), ("subtask", 3)])
+def test_the_episode_record_sums_llm_calls_and_tokens_of_every_program(mode: str, programs: int) -> None:
+    tasks = (subtask(0.5), subtask(0.2), subtask(0.8))
+    episode = GoatEpisode("7", "apt.glb", (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0), tasks)
+    flow = GoatFlow(GoatTaskConfig(program=mode, success_distance=RADIUS))
+    spec = flow.spec(episode)
+    script = [("stop",)] * (3 if mode == "episode" else 1)
+    result = flow.run(spec, ScriptedRun(script))  # type: ignore[arg-type]
+    assert (result.llm_calls, result.prompt_tokens, result.completion_tokens) == (
+        programs,
+        7 * programs,
+        3 * programs,
+    )
+    assert [row["success"] for row in result.subtasks] == [1.0, 1.0, 1.0]
+    assert isinstance(spec, EpisodeSpec) and spec.instruction.count("then") == 2
+
+
+def test_an_unknown_program_mode_is_refused() -> None:
+    with pytest.raises(ValueError, match="task.program must be one of"):
+        GoatTaskConfig(program="whole")
