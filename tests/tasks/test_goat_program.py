@@ -49,6 +49,11 @@ class ScriptedRun:
         self.begun: list[dict[str, Any]] = []
         self.listener: Callable[[], None] | None = None
         self.replans: list[bool] = []
+        self.saved: list[str] = []
+
+    def save_picture(self, image: GoalImage, name: str) -> str:
+        self.saved.append(name)
+        return f"goals/{name}.png"
 
     @property
     def path_length(self) -> float:
@@ -125,6 +130,17 @@ def play(script: Sequence[tuple[Any, ...]], tasks: Sequence[GoatSubtask]) -> tup
     return run, scores.rows
 
 
+def test_rows_show_the_goal_a_reader_sees_description_text_and_saved_picture() -> None:
+    tasks = [subtask(1.0, "description"), subtask(2.0, "image", "bed"), subtask(3.0)]
+    run = ScriptedRun([("stop",), ("stop",), ("stop",)])
+    scores = SubtaskScores(tasks, goal_phrases(tasks, True), run, RADIUS)
+    scores.pictures[1] = GoalImage(np.zeros((2, 2, 3), np.uint8))
+    run_episode_program(scores, "Find them.", {})
+    assert [r["goal"] for r in scores.rows] == ["the chair by the door", "bed", "chair"]
+    assert [r.get("goal_image_path") for r in scores.rows] == [None, "goals/goal1.png", None]
+    assert run.saved == ["goal1"]
+
+
 def walk(metres: float, steps: int) -> list[tuple[Any, ...]]:
     return [("walk", metres / steps)] * steps
 
@@ -148,7 +164,7 @@ def test_a_clean_end_stops_the_active_subtask_and_later_ones_were_never_attempte
     assert [r["success"] for r in rows] == [1.0, 1.0, 0.0]
     assert rows[1]["called_stop"] == 1.0
     assert rows[2] == {
-        "goal_type": "object", "success": 0.0, "spl": 0.0, "soft_spl": 0.0, "distance_to_goal": 2.0,
+        "goal_type": "object", "category": "chair", "goal": "chair", "success": 0.0, "spl": 0.0, "soft_spl": 0.0, "distance_to_goal": 2.0,
         "path_length": 0.0, "called_stop": 0.0, "num_steps": 0, "attempted": 0.0,
     }  # fmt: skip
 
@@ -186,8 +202,8 @@ def test_the_instruction_numbers_image_and_description_inputs_per_kind_in_goal_o
         "Find the object shown in goal_images[0], then find the chair, then find the object described in "
         "goal_descriptions[0], then find the object shown in goal_images[1]."
     )
-    pictures = iter([GoalImage(np.zeros((2, 2, 3), np.uint8)), GoalImage(np.ones((2, 2, 3), np.uint8))])
-    inputs = episode_inputs(tasks, lambda s: next(pictures))
+    pictures = [GoalImage(np.zeros((2, 2, 3), np.uint8)), GoalImage(np.ones((2, 2, 3), np.uint8))]
+    inputs = episode_inputs(tasks, pictures)
     assert [int(i.pixels.max()) for i in inputs["goal_images"]] == [0, 1]
     assert inputs["goal_descriptions"] == ["the chair by the door"]
     assert goal_phrases(tasks, indexed=False)[0] == "Find the object shown in goal_image."
