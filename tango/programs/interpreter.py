@@ -18,6 +18,9 @@ from tango.programs.result import RunResult, StopReason
 from tango.programs.trace_values import describe_call, summarize
 from tango.programs.values import ValueGuard, ValueLimitError
 
+ERROR_CALL_CHARS = 120
+"""How much of a failed primitive call an error reason quotes (the reason itself follows it, within the cap)."""
+
 if TYPE_CHECKING:
     from tango.agent.context import AgentContext
 
@@ -329,7 +332,8 @@ class _Run:
             raise
         except Exception as error:  # noqa: BLE001 - a primitive may fail in any way; the run records why
             trace_call(None, "error")
-            reason = f"{call_text} failed: {type(error).__name__}: {error}"
+            shown = describe_call(spec.name, args, kwargs, ERROR_CALL_CHARS)
+            reason = f"{shown} failed: {type(error).__name__}: {error}"
             raise self.fail(reason, StopReason.PRIMITIVE_ERROR) from None
         trace_call(result)
         if spec.ends_program:
