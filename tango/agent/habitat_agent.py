@@ -102,13 +102,12 @@ class HabitatAgent:
         itself may be inside furniture: the controller then heads for the nearest reachable cell) or when the
         remaining path has not shrunk for `navigate_patience` steps; the result says whether it is within reach."""
         point = np.asarray(target.position if isinstance(target, ObjectHandle) else target, dtype=np.float64)
-        fmm = self.navigator.fmm
         best, since_best = float("inf"), 0
         for _ in range(self.settings.max_navigate_steps):
             action = self.navigator.next_action_to(point, self.settings.reach_distance)
             if action == STOP:
                 return True
-            remaining = fmm.remaining_distance
+            remaining = self.navigator.remaining_distance
             if remaining <= self.settings.arrive_tolerance:
                 break
             if remaining < best - self.settings.progress_step:
