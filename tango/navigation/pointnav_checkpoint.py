@@ -8,6 +8,7 @@ habitat-baselines' and VLFM's files load unchanged and ours load in their code b
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from tango.navigation.pointnav_net import PointNavPolicy
 from tango.navigation.pointnav_policy import RecurrentPointNavPolicy
 from tango.navigation.pointnav_small import SmallPointNavPolicy
 
-ARCHITECTURES: dict[str, type[RecurrentPointNavPolicy]] = {
+ARCHITECTURES: dict[str, Callable[[], RecurrentPointNavPolicy]] = {
     PointNavPolicy.architecture: PointNavPolicy,
     SmallPointNavPolicy.architecture: SmallPointNavPolicy,
 }

@@ -10,13 +10,9 @@ from torch import nn
 
 from tango.navigation.pointnav_policy import (
     NUM_ACTIONS,
-    CategoricalHead,
-    CriticHead,
     PolicyNet,
     RecurrentPointNavPolicy,
     StateEncoder,
-    goal_features,
-    previous_action_index,
 )
 
 HIDDEN_SIZE = 512
@@ -93,7 +89,7 @@ class DepthEncoder(nn.Module):
 
 
 class PointNavNet(PolicyNet):
-    """Visual features + goal embedding + previous-action embedding -> 2-layer LSTM state."""
+    """Visual features + goal embedding + previous-action embedding (576 inputs) -> 2-layer LSTM state."""
 
     hidden_size = HIDDEN_SIZE
 
@@ -104,14 +100,6 @@ class PointNavNet(PolicyNet):
         self.visual_encoder = DepthEncoder()
         self.visual_fc = nn.Sequential(nn.Flatten(), nn.Linear(2048, HIDDEN_SIZE), nn.ReLU(True))
         self.state_encoder = LstmStateEncoder(HIDDEN_SIZE + 64, HIDDEN_SIZE, 2)
-
-    def embed(
-        self, depth: torch.Tensor, goal: torch.Tensor, prev_actions: torch.Tensor, masks: torch.Tensor
-    ) -> torch.Tensor:
-        """The recurrent input (N, 576): visual features, goal and previous-action embeddings."""
-        visual = self.visual_fc(self.visual_encoder(depth))
-        previous = self.prev_action_embedding(previous_action_index(prev_actions, masks))
-        return torch.cat([visual, self.tgt_embeding(goal_features(goal)), previous], dim=1)
 
 
 class LstmStateEncoder(StateEncoder):
@@ -138,7 +126,4 @@ class PointNavPolicy(RecurrentPointNavPolicy):
     depth_size = DEPTH_SIZE
 
     def __init__(self) -> None:
-        super().__init__()
-        self.net = PointNavNet()
-        self.action_distribution = CategoricalHead(HIDDEN_SIZE, NUM_ACTIONS)
-        self.critic = CriticHead(HIDDEN_SIZE)
+        super().__init__(PointNavNet())

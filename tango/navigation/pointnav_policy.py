@@ -61,26 +61,37 @@ class StateEncoder(nn.Module):
 
 
 class PolicyNet(nn.Module):
-    """The part before the heads: `embed` (encoders on N frames at once) and the recurrent `state_encoder`."""
+    """The part before the heads, habitat-baselines' PointNavResNetNet layout: `visual_encoder` + `visual_fc` on
+    depth, `tgt_embeding` of the goal, `prev_action_embedding`, then the recurrent `state_encoder`."""
 
     hidden_size: int
+    visual_encoder: nn.Module
+    visual_fc: nn.Module
+    tgt_embeding: nn.Linear
+    prev_action_embedding: nn.Embedding
     state_encoder: StateEncoder
 
     def embed(
         self, depth: torch.Tensor, goal: torch.Tensor, prev_actions: torch.Tensor, masks: torch.Tensor
     ) -> torch.Tensor:
-        raise NotImplementedError
+        """The recurrent input of N frames: visual features, goal and previous-action embeddings."""
+        visual = self.visual_fc(self.visual_encoder(depth))
+        previous = self.prev_action_embedding(previous_action_index(prev_actions, masks))
+        return torch.cat([visual, self.tgt_embeding(goal_features(goal)), previous], dim=1)
 
 
 class RecurrentPointNavPolicy(nn.Module):
-    """Base of the PointNav architectures; subclasses build `net`, `action_distribution` and `critic`, and set
-    `architecture` and `depth_size`."""
+    """Base of the PointNav architectures: `net` plus the `action_distribution` and `critic` heads on its
+    features; subclasses pass their net and set `architecture` and `depth_size`."""
 
     architecture: ClassVar[str] = ""
     depth_size: ClassVar[int] = 0
-    net: PolicyNet
-    action_distribution: CategoricalHead
-    critic: CriticHead
+
+    def __init__(self, net: PolicyNet) -> None:
+        super().__init__()
+        self.net = net
+        self.action_distribution = CategoricalHead(net.hidden_size, NUM_ACTIONS)
+        self.critic = CriticHead(net.hidden_size)
 
     def initial_state(self, batch: int = 1) -> torch.Tensor:
         """Zero recurrent state (N, layers, hidden)."""

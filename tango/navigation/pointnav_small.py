@@ -8,13 +8,9 @@ from torch import nn
 
 from tango.navigation.pointnav_policy import (
     NUM_ACTIONS,
-    CategoricalHead,
-    CriticHead,
     GruStateEncoder,
     PolicyNet,
     RecurrentPointNavPolicy,
-    goal_features,
-    previous_action_index,
 )
 
 SMALL_DEPTH_SIZE = 64
@@ -47,7 +43,7 @@ class SmallDepthEncoder(nn.Module):
 
 
 class SmallPointNavNet(PolicyNet):
-    """Depth features + goal and previous-action embeddings -> one GRU layer."""
+    """Depth features + goal and previous-action embeddings (320 inputs) -> one GRU layer."""
 
     hidden_size = SMALL_HIDDEN_SIZE
 
@@ -61,14 +57,6 @@ class SmallPointNavNet(PolicyNet):
         self.prev_action_embedding = nn.Embedding(NUM_ACTIONS + 1, 32)
         self.state_encoder = GruStateEncoder(SMALL_HIDDEN_SIZE + 64, SMALL_HIDDEN_SIZE)
 
-    def embed(
-        self, depth: torch.Tensor, goal: torch.Tensor, prev_actions: torch.Tensor, masks: torch.Tensor
-    ) -> torch.Tensor:
-        """The recurrent input (N, 320)."""
-        visual = self.visual_fc(self.visual_encoder(depth))
-        previous = self.prev_action_embedding(previous_action_index(prev_actions, masks))
-        return torch.cat([visual, self.tgt_embeding(goal_features(goal)), previous], dim=1)
-
 
 class SmallPointNavPolicy(RecurrentPointNavPolicy):
     """The small CNN + GRU policy (`agent.navigation` loads it from checkpoints that name it)."""
@@ -77,7 +65,4 @@ class SmallPointNavPolicy(RecurrentPointNavPolicy):
     depth_size = SMALL_DEPTH_SIZE
 
     def __init__(self) -> None:
-        super().__init__()
-        self.net = SmallPointNavNet()
-        self.action_distribution = CategoricalHead(SMALL_HIDDEN_SIZE, NUM_ACTIONS)
-        self.critic = CriticHead(SMALL_HIDDEN_SIZE)
+        super().__init__(SmallPointNavNet())
