@@ -181,6 +181,8 @@ def test_imitation_cli_writes_curves_and_a_loadable_policy_then_resumes(tmp_path
     assert rows[0]["phase"] == "imitation" and float(rows[0]["loss"]) > 0 and rows[0]["val_episodes"] == "1"
     assert float(rows[0]["cpu_s"]) > 0
     assert isinstance(load_pointnav_policy(out / "policy.pth"), SmallPointNavPolicy)
+    snapshot = read_checkpoint(out / "checkpoints" / "policy_000000016.pth")  # one per validation
+    assert snapshot["tango_pointnav"]["validation"]["val_episodes"] == 1
     second = run_cli(tmp_path, [sys.executable], f"train.output_dir={out}", "train.total_steps=32")
     assert second.returncode == 0, second.stderr[-3000:]
     rows = curve_rows(out)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import asdict, replace
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -167,9 +167,8 @@ class Trainer:
         c = self.config
         scenes = apartment_scenes(c.val_scenes, c.val_scene_seed)
         episodes = validation_episodes(scenes, c.val_episodes_per_scene, c.episode, c.val_scene_seed)
-        settings = replace(c.episode, patience=c.episode.max_steps)
         envs = [
-            PointGoalEnv(scenes, self.sim, self.policy.depth_size, settings, [c.val_scene_seed, i])
+            PointGoalEnv(scenes, self.sim, self.policy.depth_size, c.episode, [c.val_scene_seed, i])
             for i in range(len(scenes))
         ]
         return envs, episodes

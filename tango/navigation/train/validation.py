@@ -1,5 +1,7 @@
 """Validation during training: fixed point-goal episodes on held-out apartments, driven by the greedy policy
-with the controller's stop rule, scored by habitat-lab's success (0.2 m) and SPL."""
+with the controller's stop rule, scored by habitat-lab's success (0.2 m) and SPL. As in training, an episode
+also ends after `patience` steps without progress (cheap on a poor policy; the benchmark, task=pointnav, has
+only habitat-lab's 500-step limit)."""
 
 from __future__ import annotations
 
