@@ -39,7 +39,7 @@ def _hydra_main(cfg: DictConfig) -> None:
     workers = start_workers()
     try:
         final = Trainer(config, sim, workers).run()
-    except CheckpointError as error:
+    except (CheckpointError, ValueError) as error:
         log.error("%s", error)
         sys.exit(2)
     finally:

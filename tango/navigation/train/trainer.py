@@ -29,6 +29,7 @@ from tango.navigation.train.rollouts import EnvBatch
 from tango.navigation.train.scenes import apartment_scenes
 from tango.navigation.train.validation import run_validation, validation_episodes
 from tango.sim.config import EmbeddedSimConfig
+from tango.threads import ThreadCounts, pin_threads
 
 LOG = logging.getLogger(__name__)
 LATEST = "checkpoints/latest.pth"
@@ -42,7 +43,7 @@ class Trainer:
     def __init__(self, config: PointNavTrainConfig, sim: EmbeddedSimConfig, workers: Workers) -> None:
         self.config, self.workers = config, workers
         self.out = Path(config.output_dir)
-        torch.set_num_threads(config.threads)
+        pin_threads(ThreadCounts(compute=config.threads))  # before the first GL context: no rasteriser threads
         torch.manual_seed(config.seed)
         self.policy = self._initial_policy()
         self.optimizer = torch.optim.Adam(self.policy.parameters(), lr=config.lr, eps=1e-5)
