@@ -20,6 +20,7 @@ from tango.navigation.pointnav_small import SmallPointNavPolicy
 from tango.navigation.train.config import EpisodeSettings, ImitationSettings, PointNavTrainConfig, PpoSettings
 from tango.navigation.train.env import PointGoalEnv
 from tango.navigation.train.objectives import Imitation, Ppo
+from tango.navigation.train.record import Curves
 from tango.navigation.train.rollouts import Rollout
 from tango.sim.config import EmbeddedSimConfig
 from tests.sim.builders import write_room
@@ -134,6 +135,17 @@ def test_ppo_reward_is_progress_plus_slack_and_the_success_bonus() -> None:
     from tango.navigation.train.env import EpisodeEnd
 
     assert ppo.reward(0.0, EpisodeEnd(1.0, 0.9, 0.1, 10)) == pytest.approx(2.49)
+
+
+def test_curves_drop_the_updates_a_resumed_run_makes_again(tmp_path: Path) -> None:
+    path = tmp_path / "curves.csv"
+    first = Curves(path)
+    for update in (1, 2, 3):
+        first.write({"update": update, "env_steps": 16 * update, "loss": 0.5})
+    resumed = Curves(path, resumed_at=2)  # the run was killed after update 3; its checkpoint is from update 2
+    resumed.write({"update": 3, "env_steps": 48, "loss": 0.25})
+    rows = curve_rows(tmp_path)
+    assert [(r["update"], r["loss"]) for r in rows] == [("1", "0.5"), ("2", "0.5"), ("3", "0.25")]
 
 
 def test_training_seeds_keep_benchmark_and_validation_apartments_out() -> None:

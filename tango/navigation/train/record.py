@@ -53,14 +53,20 @@ class Progress:
 
 class Curves:
     """Appends rows to curves.csv (the header once); each row is written and closed at once, so a killed run
-    keeps its curve."""
+    keeps its curve. Rows after `resumed_at` (updates a killed run made after its last checkpoint, which the
+    resumed run makes again) are dropped."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, resumed_at: int = 0) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
-        if not path.exists() or path.stat().st_size == 0:
-            with open(path, "w", newline="") as fh:
-                csv.DictWriter(fh, fieldnames=CURVE_FIELDS).writeheader()
+        kept: list[dict[str, str]] = []
+        if path.exists():
+            with open(path, newline="") as fh:
+                kept = [row for row in csv.DictReader(fh) if int(row["update"]) <= resumed_at]
+        with open(path, "w", newline="") as fh:
+            writer = csv.DictWriter(fh, fieldnames=CURVE_FIELDS)
+            writer.writeheader()
+            writer.writerows(kept)
 
     def write(self, row: dict[str, Any]) -> None:
         with open(self.path, "a", newline="") as fh:

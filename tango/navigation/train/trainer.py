@@ -43,7 +43,9 @@ class Trainer:
     def __init__(self, config: PointNavTrainConfig, sim: EmbeddedSimConfig, workers: Workers) -> None:
         self.config, self.workers = config, workers
         self.out = Path(config.output_dir)
-        pin_threads(ThreadCounts(compute=config.threads))  # before the first GL context: no rasteriser threads
+        pin_threads(
+            ThreadCounts(compute=config.threads)
+        )  # before the first GL context: no rasteriser threads
         torch.manual_seed(config.seed)
         self.policy = self._initial_policy()
         self.optimizer = torch.optim.Adam(self.policy.parameters(), lr=config.lr, eps=1e-5)
@@ -113,7 +115,7 @@ class Trainer:
         began_wall, began_cpu = time.perf_counter(), time.process_time()
         batch = self._envs()
         held_out = self._validation_setup() if workers.is_main else None
-        curves = Curves(self.out / "curves.csv") if workers.is_main else None
+        curves = Curves(self.out / "curves.csv", self.progress.update) if workers.is_main else None
         show = workers.is_main and c.progress_bar
         bar = tqdm(total=c.total_steps, initial=self.progress.env_steps, unit="step", disable=not show)
         objective = self.imitation if c.phase == "imitation" else self.ppo
