@@ -16,12 +16,15 @@ import torch
 
 from tango.navigation.actions import POINTNAV_ACTIONS
 from tango.navigation.pointnav_checkpoint import build_policy, load_pointnav_policy, read_checkpoint
+from tango.navigation.pointnav_net import PointNavPolicy
 from tango.navigation.pointnav_small import SmallPointNavPolicy
 from tango.navigation.train.config import EpisodeSettings, ImitationSettings, PointNavTrainConfig, PpoSettings
+from tango.navigation.train.distributed import Workers
 from tango.navigation.train.env import PointGoalEnv
 from tango.navigation.train.objectives import Imitation, Ppo
 from tango.navigation.train.record import Curves
 from tango.navigation.train.rollouts import Rollout
+from tango.navigation.train.trainer import Trainer
 from tango.sim.config import EmbeddedSimConfig
 from tests.sim.builders import write_room
 
@@ -227,3 +230,18 @@ def test_ddppo_one_update_with_two_processes_on_cpu(tmp_path: Path) -> None:
     initial = build_policy("small").state_dict()
     trained = load_pointnav_policy(out / "policy.pth").state_dict()
     assert any(not torch.equal(initial[k], trained[k]) for k in initial)  # the averaged update was applied
+
+
+def test_resnet18_training_writes_a_habitat_baselines_checkpoint(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("TANGO_CACHE", str(tmp_path / "cache"))
+    config = PointNavTrainConfig(
+        output_dir=str(tmp_path / "resnet"), architecture="resnet18", total_steps=4, num_envs=1,
+        rollout_steps=4, train_scenes=1, val_scenes=1, val_episodes_per_scene=1, render_size=32, threads=1,
+        progress_bar=False, episode=EpisodeSettings(max_steps=5),
+        imitation=ImitationSettings(epochs=1, minibatches=1),
+    )  # fmt: skip
+    final = Trainer(config, EmbeddedSimConfig(), Workers()).run()
+    assert final is not None
+    saved = read_checkpoint(final)
+    assert set(saved["state_dict"]) == {f"actor_critic.{k}" for k in PointNavPolicy().state_dict()}
+    assert isinstance(load_pointnav_policy(final), PointNavPolicy)
