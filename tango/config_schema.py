@@ -2,7 +2,8 @@
 
 configs/ holds presets only: each preset's defaults list starts with its schema (`/schema/<group>@_here_`),
 so hydra rejects a key the schema lacks and fills every key the preset leaves out from the dataclass defaults.
-Groups: `schema/eval`, `schema/sim`, `schema/perception`, `schema/generator`, `schema/agent`, and one
+Groups: `schema/eval`, `schema/sim`, `schema/perception`, `schema/generator`, `schema/agent`, `schema/train`
+(PointNav training, configs/train_pointnav.yaml), and one
 `schema/task/<name>` per registered task (tango.tasks.registry) plus `schema/<section>` for the other top-level
 sections a task owns (GraphNav's `graphnav`).
 """
@@ -13,6 +14,7 @@ from hydra.core.config_store import ConfigStore
 
 from tango.agent.config import AgentConfig
 from tango.harness.config import EvalConfig
+from tango.navigation.train.config import PointNavTrainConfig
 from tango.perception.config import PerceptionConfig
 from tango.programs.generators.config import GeneratorConfig
 from tango.sim.config import EmbeddedSimConfig
@@ -25,6 +27,7 @@ GROUP_SCHEMAS: dict[str, type] = {
     "perception": PerceptionConfig,
     "generator": GeneratorConfig,
     "agent": AgentConfig,
+    "train": PointNavTrainConfig,
 }
 
 

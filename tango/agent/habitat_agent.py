@@ -124,13 +124,12 @@ class HabitatAgent:
             self._check_in_scene(point)
         if self.trace is not None:
             self.trace.note(goal=[round(float(v), 3) for v in point])
-        fmm = self.navigator.fmm
         best, since_best = float("inf"), 0
         for _ in range(self.settings.max_navigate_steps):
             action = self.navigator.next_action_to(point, self.settings.reach_distance)
             if action == STOP:
                 return True
-            remaining = fmm.remaining_distance
+            remaining = self.navigator.remaining_distance
             if remaining <= self.settings.arrive_tolerance:
                 break
             if remaining < best - self.settings.progress_step:

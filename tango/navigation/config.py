@@ -9,7 +9,12 @@ from tango.mapping.config import MapConfig
 
 @dataclass
 class NavigationConfig:
-    """Point-goal controller choice and its settings; distances in metres, angles in degrees."""
+    """Point-goal controller choice and its settings; distances in metres, angles in degrees.
+
+    `pointnav_checkpoint` (controller "pointnav") defaults to the small policy trained by
+    `python -m tango.navigation.train` and shipped in checkpoints/ (a relative path is looked up from the working
+    directory, then the project root); habitat-baselines' and VLFM's ResNet-18 checkpoints load as well.
+    `point_goal_tolerance` is where task=pointnav stops (under habitat-lab's 0.2 m success radius)."""
 
     controller: str = "fmm"
     forward_step: float = 0.25
@@ -18,7 +23,7 @@ class NavigationConfig:
     lookahead: float = 0.75
     stuck_displacement: float = 0.05
     recovery_after_collisions: int = 3
-    pointnav_checkpoint: str = "checkpoints/pointnav_weights.pth"
+    pointnav_checkpoint: str = "checkpoints/pointnav_small.pth"
     pointnav_device: str = "cpu"
 
 

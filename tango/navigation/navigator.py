@@ -17,7 +17,7 @@ from tango.navigation.config import NavigatorConfig
 from tango.navigation.explorer import FrontierSelector
 from tango.navigation.fmm_controller import FmmController, planar_distance
 from tango.navigation.pointnav_controller import PointNavController
-from tango.navigation.pointnav_net import PointNavPolicy
+from tango.navigation.pointnav_policy import RecurrentPointNavPolicy
 
 LOG = logging.getLogger(__name__)
 CONTROLLERS = ("fmm", "pointnav")
@@ -30,7 +30,7 @@ class Navigator:
         self,
         config: NavigatorConfig | None = None,
         num_prompts: int = 1,
-        pointnav_policy: PointNavPolicy | None = None,
+        pointnav_policy: RecurrentPointNavPolicy | None = None,
     ) -> None:
         self.config = config or NavigatorConfig()
         nav = self.config.navigation
@@ -59,6 +59,7 @@ class Navigator:
         if self.pointnav is not None:
             self.pointnav.reset()
         self._goal: np.ndarray | None = None
+        self._remaining = float("inf")
 
     def restart_exploration(self) -> None:
         """A new search in the same episode: scan again and reconsider every frontier (maps stay)."""
@@ -141,8 +142,17 @@ class Navigator:
             if self.pointnav is not None:
                 self.pointnav.reset()
         if self.pointnav is not None:
+            self._remaining = planar_distance(obs.agent_position, goal)
             return self.pointnav.act(obs.depth, obs.agent_position, obs.agent_yaw, goal, stop_distance)
-        return self._fmm_action(obs, goal, stop_distance)
+        action = self._fmm_action(obs, goal, stop_distance)
+        self._remaining = self.fmm.remaining_distance
+        return action
+
+    @property
+    def remaining_distance(self) -> float:
+        """How far the last `next_action_to` goal is: the plan's remaining length with the FMM controller, the
+        straight-line distance (what GPS tells) with the learned one; inf before the first call."""
+        return self._remaining
 
     def _fmm_action(self, obs: Observation, goal: np.ndarray, radius: float) -> str:
         return self.fmm.act(obs.agent_position, obs.agent_yaw, goal, self.obstacle_map, radius)

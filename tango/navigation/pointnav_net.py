@@ -8,8 +8,14 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from tango.navigation.pointnav_policy import (
+    NUM_ACTIONS,
+    PolicyNet,
+    RecurrentPointNavPolicy,
+    StateEncoder,
+)
+
 HIDDEN_SIZE = 512
-NUM_ACTIONS = 4
 DEPTH_SIZE = 224
 
 
@@ -82,8 +88,10 @@ class DepthEncoder(nn.Module):
         return self.compression(self.backbone(self.running_mean_and_var(x)))
 
 
-class PointNavNet(nn.Module):
-    """Visual features + goal embedding + previous-action embedding -> 2-layer LSTM state."""
+class PointNavNet(PolicyNet):
+    """Visual features + goal embedding + previous-action embedding (576 inputs) -> 2-layer LSTM state."""
+
+    hidden_size = HIDDEN_SIZE
 
     def __init__(self) -> None:
         super().__init__()
@@ -93,26 +101,8 @@ class PointNavNet(nn.Module):
         self.visual_fc = nn.Sequential(nn.Flatten(), nn.Linear(2048, HIDDEN_SIZE), nn.ReLU(True))
         self.state_encoder = LstmStateEncoder(HIDDEN_SIZE + 64, HIDDEN_SIZE, 2)
 
-    def forward(
-        self,
-        depth: torch.Tensor,
-        goal: torch.Tensor,
-        hidden: torch.Tensor,
-        prev_actions: torch.Tensor,
-        masks: torch.Tensor,
-    ) -> tuple[torch.Tensor, torch.Tensor]:
-        """goal: (N, 2) rho, theta (theta positive to the left); masks: (N, 1) bool, False on an episode's
-        first step; prev_actions: (N, 1) long. Returns features (N, 512) and the new hidden state."""
-        visual = self.visual_fc(self.visual_encoder(depth))
-        goal_features = torch.stack([goal[:, 0], torch.cos(-goal[:, 1]), torch.sin(-goal[:, 1])], -1)
-        previous = torch.where(
-            masks.view(-1), prev_actions.view(-1) + 1, torch.zeros_like(prev_actions.view(-1))
-        )
-        x = torch.cat([visual, self.tgt_embeding(goal_features), self.prev_action_embedding(previous)], dim=1)
-        return self.state_encoder(x, hidden, masks)
 
-
-class LstmStateEncoder(nn.Module):
+class LstmStateEncoder(StateEncoder):
     """One LSTM step; hidden states are packed as (N, 2 * layers, hidden) = cat(h, c), as habitat-baselines."""
 
     def __init__(self, input_size: int, hidden_size: int, num_layers: int) -> None:
@@ -129,50 +119,11 @@ class LstmStateEncoder(nn.Module):
         return out.squeeze(0), torch.cat([h, c], 0).permute(1, 0, 2)
 
 
-class CategoricalHead(nn.Module):
-    """Action logits; the `linear` name matches habitat-baselines' CategoricalNet."""
-
-    def __init__(self, hidden: int, actions: int) -> None:
-        super().__init__()
-        self.linear = nn.Linear(hidden, actions)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.linear(x)
-
-
-class CriticHead(nn.Module):
-    """State value; unused at inference but part of every checkpoint."""
-
-    def __init__(self, hidden: int) -> None:
-        super().__init__()
-        self.fc = nn.Linear(hidden, 1)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.fc(x)
-
-
-class PointNavPolicy(nn.Module):
+class PointNavPolicy(RecurrentPointNavPolicy):
     """The full policy: `net`, `action_distribution`, `critic` (the checkpoint's top-level names)."""
 
+    architecture = "resnet18"
+    depth_size = DEPTH_SIZE
+
     def __init__(self) -> None:
-        super().__init__()
-        self.net = PointNavNet()
-        self.action_distribution = CategoricalHead(HIDDEN_SIZE, NUM_ACTIONS)
-        self.critic = CriticHead(HIDDEN_SIZE)
-
-    def initial_state(self, batch: int = 1) -> torch.Tensor:
-        """Zero recurrent state (N, 4, 512)."""
-        return torch.zeros(batch, self.net.state_encoder.num_recurrent_layers, HIDDEN_SIZE)
-
-    @torch.no_grad()
-    def act(
-        self,
-        depth: torch.Tensor,
-        goal: torch.Tensor,
-        hidden: torch.Tensor,
-        prev_actions: torch.Tensor,
-        masks: torch.Tensor,
-    ) -> tuple[torch.Tensor, torch.Tensor]:
-        """Greedy action indices (N, 1) and the new hidden state."""
-        features, hidden = self.net(depth, goal, hidden, prev_actions, masks)
-        return self.action_distribution(features).argmax(-1, keepdim=True), hidden
+        super().__init__(PointNavNet())

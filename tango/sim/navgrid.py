@@ -19,6 +19,8 @@ from scipy import ndimage
 from tango.sim.scene import world_triangles
 
 _SQRT2 = float(np.sqrt(2.0))
+FIELD_CACHE_SIZE = 64
+"""Distance fields kept per grid (the oldest goes first), so long runs over many goals stay bounded."""
 
 
 @dataclass(frozen=True)
@@ -165,7 +167,8 @@ class NavGrid:
         return center + np.array([offset[0], 0.0, offset[1]])
 
     def distance_field(self, goals: list[np.ndarray]) -> np.ndarray:
-        """Geodesic distance (metres) from every cell to the nearest goal; inf where unreachable. Cached."""
+        """Geodesic distance (metres) from every cell to the nearest goal; inf where unreachable. The last
+        FIELD_CACHE_SIZE fields are cached."""
         snapped = [self.snap(np.asarray(goal, dtype=np.float64)) for goal in goals]
         key = tuple(sorted({(round(float(g[0]), 4), round(float(g[2]), 4)) for g in snapped}))
         cached = self._field_cache.get(key)
@@ -186,6 +189,8 @@ class NavGrid:
         result = np.full(self.navigable.shape, np.inf)
         reached = ~np.ma.getmaskarray(distance)
         result[reached] = np.asarray(distance)[reached] + seed_radius
+        if len(self._field_cache) >= FIELD_CACHE_SIZE:
+            del self._field_cache[next(iter(self._field_cache))]
         self._field_cache[key] = result
         return result
 

@@ -18,10 +18,17 @@ from tango.scenes.datasets.goat import GoatConfig
 from tango.scenes.datasets.objectnav import ObjectNavConfig
 from tango.scenes.datasets.openeqa import OpenEQAConfig
 from tango.scenes.datasets.ovon import OVONConfig
+from tango.scenes.datasets.pointnav import PointNavConfig
 from tango.tasks.habitat_runner import HabitatTask
 from tango.tasks.registry import TASKS
 
-TASK_SPLITS = {"objectnav": "val", "ovon": "val_unseen", "goat": "val_unseen", "openeqa": "val"}
+TASK_SPLITS = {
+    "objectnav": "val",
+    "ovon": "val_unseen",
+    "goat": "val_unseen",
+    "openeqa": "val",
+    "pointnav": "val",
+}
 TINY = DatasetConfig(
     num_scenes=1,
     seed=3,
@@ -29,6 +36,7 @@ TINY = DatasetConfig(
     ovon=OVONConfig(episodes_per_scene=2),
     goat=GoatConfig(episodes_per_scene=1, min_subtasks=3, max_subtasks=3),
     openeqa=OpenEQAConfig(histories_per_scene=1),
+    pointnav=PointNavConfig(episodes_per_scene=3),
 )
 
 

@@ -1,4 +1,5 @@
-"""The PointNav policy module: checkpoint formats load by key, and a random-init policy steps."""
+"""The PointNav policies: checkpoint formats load by key (habitat-baselines, VLFM, ours), random-init policies
+step, sequences replay as steps, and the default checkpoint is found from anywhere."""
 
 from __future__ import annotations
 
@@ -10,8 +11,16 @@ import torch
 
 from tango.navigation.actions import POINTNAV_ACTIONS, STOP
 from tango.navigation.config import NavigationConfig
-from tango.navigation.pointnav_controller import CheckpointError, PointNavController, load_pointnav_policy
+from tango.navigation.pointnav_checkpoint import (
+    CheckpointError,
+    checkpoint_dict,
+    load_pointnav_policy,
+    resolve_checkpoint_path,
+)
+from tango.navigation.pointnav_controller import PointNavController, policy_depth
 from tango.navigation.pointnav_net import PointNavPolicy
+from tango.navigation.pointnav_policy import RecurrentPointNavPolicy
+from tango.navigation.pointnav_small import SmallPointNavPolicy
 
 # Parameter names and shapes of habitat-baselines' PointNavResNetPolicy (depth + pointgoal_with_gps_compass,
 # resnet18, 32 base planes, LSTM 2 x 512, Discrete(4)), written out so an architecture drift fails here.
@@ -39,14 +48,21 @@ def test_random_init_policy_has_habitat_baselines_parameter_names() -> None:
     assert not any("running_mean_and_var" in k for k in shapes)
 
 
-@pytest.mark.parametrize("wrapped", [True, False])
-def test_random_init_checkpoint_saves_loads_and_steps(tmp_path: Path, wrapped: bool) -> None:
+@pytest.mark.parametrize("layout", ["habitat_baselines_ddppo", "wrapped_plain_keys", "vlfm_plain_state_dict"])
+def test_random_init_checkpoint_in_published_layouts_loads_and_steps(tmp_path: Path, layout: str) -> None:
     torch.manual_seed(0)
     policy = PointNavPolicy()
     state = policy.state_dict()
     path = tmp_path / "pointnav.pth"
-    torch.save({"state_dict": state, "config": {"note": "random init"}} if wrapped else state, path)
+    if layout == "habitat_baselines_ddppo":  # PPO agent's state dict: actor_critic.<policy key>
+        saved: dict = {"state_dict": {f"actor_critic.{k}": v for k, v in state.items()}, "config": {"x": 1}}
+    elif layout == "wrapped_plain_keys":
+        saved = {"state_dict": state, "config": {"note": "random init"}}
+    else:
+        saved = state
+    torch.save(saved, path)
     loaded = load_pointnav_policy(path)
+    assert isinstance(loaded, PointNavPolicy)
     for key, value in state.items():
         assert torch.equal(loaded.state_dict()[key], value)
     controller = PointNavController(NavigationConfig(pointnav_checkpoint=str(path)), 0.5, 5.0)
@@ -64,3 +80,73 @@ def test_missing_or_incompatible_checkpoint_errors_name_the_file(tmp_path: Path)
     torch.save({"state_dict": {"net.tgt_embeding.weight": torch.zeros(32, 3)}}, bad)
     with pytest.raises(CheckpointError, match="bad.pth: missing"):
         load_pointnav_policy(bad)
+
+
+def test_resnet_checkpoints_tango_writes_have_habitat_baselines_keys() -> None:
+    torch.manual_seed(0)
+    saved = checkpoint_dict(PointNavPolicy(), {"train": {}}, {"seed": 0})
+    expected = {f"actor_critic.{key}" for key in PointNavPolicy().state_dict()}
+    assert set(saved["state_dict"]) == expected
+    for key, shape in HABITAT_BASELINES_SHAPES.items():
+        assert tuple(saved["state_dict"][f"actor_critic.{key}"].shape) == shape
+    assert saved["tango_pointnav"]["architecture"] == "resnet18"
+
+
+def test_random_init_small_policy_checkpoint_round_trips_and_drives_the_controller(tmp_path: Path) -> None:
+    torch.manual_seed(0)
+    policy = SmallPointNavPolicy()
+    path = tmp_path / "small.pth"
+    torch.save(checkpoint_dict(policy, {}, {"seed": 0}), path)
+    assert path.stat().st_size < 10 * 2**20  # the shipped checkpoint's size limit
+    loaded = load_pointnav_policy(path)
+    assert isinstance(loaded, SmallPointNavPolicy) and loaded.depth_size == 64
+    for key, value in policy.state_dict().items():
+        assert torch.equal(loaded.state_dict()[key], value)
+    controller = PointNavController(NavigationConfig(pointnav_checkpoint=str(path)), 0.5, 5.0)
+    depth = np.random.default_rng(0).uniform(0.5, 5.0, (256, 256)).astype(np.float32)
+    assert controller.act(depth, np.zeros(3), 0.0, np.array([1.0, 0.0, -3.0]), 0.2) in POINTNAV_ACTIONS
+    assert controller._hidden.shape == (1, 1, 256) and controller._hidden.abs().sum() > 0
+
+
+def test_a_small_checkpoint_is_not_loaded_as_the_resnet(tmp_path: Path) -> None:
+    saved = checkpoint_dict(SmallPointNavPolicy(), {}, {})
+    saved.pop("tango_pointnav")  # without our record the file reads as habitat-baselines' ResNet-18
+    torch.save(saved, tmp_path / "unnamed.pth")
+    with pytest.raises(CheckpointError, match="unnamed.pth: missing .* resnet18 policy weights"):
+        load_pointnav_policy(tmp_path / "unnamed.pth")
+
+
+@pytest.mark.parametrize("policy_class", [SmallPointNavPolicy, PointNavPolicy])
+def test_random_init_policy_replays_a_rollout_as_its_steps(
+    policy_class: type[RecurrentPointNavPolicy],
+) -> None:
+    torch.manual_seed(0)
+    policy = policy_class().eval()
+    steps, envs, size = 3, 2, policy.depth_size
+    depth = torch.rand(steps, envs, size, size, 1)
+    goal = torch.rand(steps, envs, 2) * 3
+    prev = torch.randint(0, 4, (steps, envs, 1))
+    masks = torch.tensor([[[False], [True]], [[True], [True]], [[True], [False]]])
+    hidden = torch.rand(envs, *policy.initial_state(1).shape[1:])
+    with torch.no_grad():
+        logits, values = policy.evaluate_sequence(depth, goal, hidden, prev, masks)
+        state = hidden
+        for t in range(steps):
+            step_logits, step_values, state = policy.step(depth[t], goal[t], state, prev[t], masks[t])
+            torch.testing.assert_close(logits[t], step_logits, rtol=1e-4, atol=1e-5)
+            torch.testing.assert_close(values[t], step_values, rtol=1e-4, atol=1e-5)
+
+
+def test_policy_depth_normalises_fills_holes_and_area_resizes() -> None:
+    depth = np.full((8, 8), 2.75, np.float32)
+    depth[:4] = 0.0  # no return: reads as far
+    frame = policy_depth(depth, 0.5, 5.0, 4)
+    assert frame.shape == (4, 4) and frame.dtype == np.float32
+    np.testing.assert_allclose(frame[:2], 1.0)
+    np.testing.assert_allclose(frame[2:], 0.5)
+
+
+def test_default_checkpoint_path_is_found_from_another_directory(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    resolved = resolve_checkpoint_path(NavigationConfig().pointnav_checkpoint)
+    assert resolved == Path(__file__).resolve().parents[2] / "checkpoints" / "pointnav_small.pth"

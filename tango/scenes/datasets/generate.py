@@ -1,4 +1,4 @@
-"""Write a synthetic dataset: procedural scenes plus ObjectNav, OVON, GOAT and OpenEQA files in their
+"""Write a synthetic dataset: procedural scenes plus ObjectNav, OVON, GOAT, OpenEQA and PointNav files in their
 published formats, into a temporary folder that is renamed into place only when complete.
 
 Layout under the output folder (scene ids are apt_000, apt_001, ...; episodes' scene_id is "apt_000.glb",
@@ -9,6 +9,7 @@ relative to scenes/, so habitat-lab's `dataset.scenes_dir` is `OUT/scenes`):
     objectnav/val/val.json.gz, content/apt_000.json.gz
     ovon/val_unseen/val_unseen.json.gz, content/apt_000.json.gz
     goat/val_unseen/val_unseen.json.gz, content/apt_000.json.gz
+    pointnav/val/val.json.gz, content/apt_000.json.gz      (habitat-lab PointNav-v1)
       (goat/val_unseen/description_facts.json: what each lang_desc states, for evaluation code)
     openeqa/open-eqa-v0.json (held-out wording), open-eqa-train.json (training wording),
       episode_starts.json, question_facts.json (ours: start poses; what each question asks)
@@ -29,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from tango.scenes.datasets import goat, objectnav, openeqa, ovon
+from tango.scenes.datasets import goat, objectnav, openeqa, ovon, pointnav
 from tango.scenes.datasets.context import SceneContext, build_scene_context
 from tango.scenes.datasets.records import write_json, write_json_gz
 from tango.scenes.datasets.viewpoints import ViewPointConfig
@@ -62,6 +63,7 @@ class DatasetConfig:
     ovon: ovon.OVONConfig = field(default_factory=ovon.OVONConfig)
     goat: goat.GoatConfig = field(default_factory=goat.GoatConfig)
     openeqa: openeqa.OpenEQAConfig = field(default_factory=openeqa.OpenEQAConfig)
+    pointnav: pointnav.PointNavConfig = field(default_factory=pointnav.PointNavConfig)
 
 
 def apartment_scene_writer(scene_dir: Path, scene_id: str, seed: int) -> None:
@@ -138,7 +140,7 @@ def _write_dataset(root: Path, config: DatasetConfig, scene_writer: SceneWriter)
     began = time.perf_counter()
     scenes_dir = root / "scenes"
     scenes_dir.mkdir(parents=True)
-    counts = {"objectnav": 0, "ovon": 0, "goat": 0, "goat_subtasks": 0, "openeqa": 0}
+    counts = {"objectnav": 0, "ovon": 0, "goat": 0, "goat_subtasks": 0, "openeqa": 0, "pointnav": 0}
     text = _TextRecords(openeqa.SceneQuestions({"heldout": [], "train": []}, {}, {}), {})
     scene_ids = []
     gl = create_gl_context()
@@ -158,6 +160,7 @@ def _write_dataset(root: Path, config: DatasetConfig, scene_writer: SceneWriter)
     )
     write_json_gz(root / "ovon" / ovon.SPLIT / f"{ovon.SPLIT}.json.gz", ovon.split_header())
     write_json_gz(root / "goat" / goat.SPLIT / f"{goat.SPLIT}.json.gz", goat.split_header())
+    write_json_gz(root / "pointnav" / pointnav.SPLIT / f"{pointnav.SPLIT}.json.gz", pointnav.split_header())
     write_json(root / "goat" / goat.SPLIT / goat_loader.FACTS_FILE, text.descriptions)
     questions = text.questions
     write_json(root / "openeqa" / openeqa.QUESTIONS_FILE, questions.records["heldout"])
@@ -214,6 +217,11 @@ def _write_scene(
     text.descriptions.update(facts)
     counts["goat"] += len(data["episodes"])
     counts["goat_subtasks"] += sum(len(e["tasks"]) for e in data["episodes"])
+    data = pointnav.scene_content(
+        ctx, np.random.default_rng([seed, index, 8]), config.pointnav, counts["pointnav"]
+    )
+    write_json_gz(root / "pointnav" / pointnav.SPLIT / content, data)
+    counts["pointnav"] += len(data["episodes"])
     scene = openeqa.scene_questions_json(
         ctx,
         tuple(np.random.default_rng([seed, index, stream]) for stream in (4, 6, 7)),
