@@ -46,7 +46,14 @@ from tango.tasks.fields import (
     text,
     vec3,
 )
-from tango.tasks.flow import EpisodeRun, HabitatFlow, NavTaskConfig, episode_result, run_failure
+from tango.tasks.flow import (
+    EpisodeRun,
+    HabitatFlow,
+    NavTaskConfig,
+    episode_result,
+    goal_points,
+    run_failure,
+)
 from tango.tasks.habitat_runner import HabitatTask
 from tango.tasks.measures import aggregate_subtasks
 from tango.tasks.objectnav import object_instruction
@@ -295,7 +302,7 @@ GOAL_PHRASES = {
     "description": "Find the object described in goal_description.",
     "image": "Find the object shown in goal_image.",
 }
-POOLED_METRICS = ("success", "spl", "soft_spl", "distance_to_goal")
+POOLED_METRICS = ("success", "spl", "soft_spl", "distance_to_goal", "lenient_success", "lenient_spl")
 
 
 @dataclass
@@ -305,6 +312,7 @@ class GoatTaskConfig(NavTaskConfig):
     name: str = "goat"
     plugin: str = "tango.tasks.goat:GoatTask"
     split: str = "val_unseen"
+    success_distance: float = 0.25
 
 
 def subtask_instruction(subtask: GoatSubtask) -> str:
@@ -352,14 +360,14 @@ class GoatFlow(HabitatFlow):
         total_steps = 0
         for index, subtask in enumerate(episode.tasks):
             run.begin_subtask(self.goal_inputs(subtask, run), first=index == 0)
-            goals = [vp.agent_state.position for goal in subtask.goals for vp in goal.view_points]
+            goals = goal_points(subtask.goals, self.task.distance_to)
             start_distance = run.geodesic_distance(run.position(), goals)
             walked_before = run.path_length
             instruction = subtask_instruction(subtask)
             run.trace("subtask", index=index, goal_type=subtask.goal_type, instruction=instruction)
             record = run.program(instruction)
             runs.append(run.execute(record, stop_when_done=True))
-            metrics = run.score_stop(goals, start_distance, walked_before, self.task.success_distance)
+            metrics = run.score_stop(goals, start_distance, walked_before, self.task)
             subtasks.append({"goal_type": subtask.goal_type, **metrics, "num_steps": run.steps})
             records.append(record)
             total_steps += run.steps
