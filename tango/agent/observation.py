@@ -11,7 +11,9 @@ import numpy as np
 class Observation:
     """One egocentric frame with its pose.
 
-    `semantic` is the simulator's instance-id frame; only components named oracle may read it.
+    `semantic` is the simulator's instance-id frame; only components named oracle may read it. `depth_clip`
+    is the depth sensor's far limit: a reading equal to it only says the surface is at least that far (habitat
+    clips farther depths to it), so it is no measurement of where the surface is (None: no clipping).
     """
 
     rgb: np.ndarray
@@ -21,6 +23,7 @@ class Observation:
     agent_position: np.ndarray
     agent_yaw: float
     semantic: np.ndarray | None = None
+    depth_clip: float | None = None
 
     @property
     def height(self) -> int:

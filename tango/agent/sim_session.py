@@ -117,6 +117,7 @@ class SimSession:
             semantic=None
             if semantic is None
             else np.asarray(semantic, dtype=np.int32).reshape(depth.shape[:2]),
+            depth_clip=None if self.config.normalize_depth else self.config.depth_max,
         )
 
 
