@@ -27,7 +27,7 @@ from tango.tasks import goat
 from tango.tasks.habitat.runner import HabitatRunner
 from tango.tasks.habitat_runner import HabitatTask
 from tango.tasks.objectnav import ObjectNavTask
-from tests.agent.synthetic import eval_config, plugin, read_jsonl
+from tests.agent.synthetic import TaskWrapper, eval_config, plugin, read_jsonl
 
 NAV_TASKS = ("objectnav", "ovon", "goat")
 ALL_TASKS = (*NAV_TASKS, "openeqa")
@@ -37,19 +37,13 @@ STEP_LIMITS = {"objectnav": 150, "ovon": 150, "goat": 60, "openeqa": 150}
 BENCHMARK_RADII = {"objectnav": 0.1, "ovon": 0.25, "goat": 0.25}
 
 
-class RecordingTask:
+class RecordingTask(TaskWrapper):
     """A task's plugin whose runners record the inputs bound for each program and the spec of each episode."""
 
     def __init__(self, task: HabitatTask) -> None:
-        self.task = task
+        super().__init__(task)
         self.inputs: list[dict[str, Any]] = []
         self.specs: list[EpisodeSpec] = []
-
-    def list_episodes(self, cfg: dict[str, Any]) -> list[EpisodeSpec]:
-        return self.task.list_episodes(cfg)
-
-    def failure_metrics(self, spec: EpisodeSpec) -> dict[str, float]:
-        return self.task.failure_metrics(spec)
 
     def make_runner(self, cfg: dict[str, Any]) -> HabitatRunner:
         runner = self.task.make_runner(cfg)

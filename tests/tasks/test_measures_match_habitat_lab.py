@@ -33,7 +33,7 @@ from tango.tasks.episodes import resolve_scene_path
 from tango.tasks.goat import GoatEpisode, subtask_instruction
 from tango.tasks.habitat.runner import HabitatRunner
 from tango.tasks.habitat_runner import HabitatTask
-from tests.agent.synthetic import data_path, eval_config, plugin, read_jsonl
+from tests.agent.synthetic import TaskWrapper, data_path, eval_config, plugin, read_jsonl
 
 ensure_habitat_importable()
 
@@ -152,18 +152,12 @@ def habitat_episode(
     )
 
 
-class ReplayTask:
+class ReplayTask(TaskWrapper):
     """A task plugin whose runners drive each (sub)task's recorded actions before its program (`stop()`) runs."""
 
     def __init__(self, task: HabitatTask, actions: dict[tuple[str, int], list[str]]) -> None:
-        self.task = task
+        super().__init__(task)
         self.actions = actions
-
-    def list_episodes(self, cfg: dict[str, Any]) -> list[EpisodeSpec]:
-        return self.task.list_episodes(cfg)
-
-    def failure_metrics(self, spec: EpisodeSpec) -> dict[str, float]:
-        return self.task.failure_metrics(spec)
 
     def make_runner(self, cfg: dict[str, Any]) -> HabitatRunner:
         runner = self.task.make_runner(cfg)
@@ -209,6 +203,17 @@ def assert_same(ours: dict[str, Any], judged: Judged, radius: float) -> None:
     assert ours["success"] == float(bool(ours["called_stop"]) and ours["distance_to_goal"] < radius)
 
 
+def compare_episodes(
+    root: Path, task: str, tmp_path: Path, judged: dict[str, Judged], instructions: set[str], radius: float
+) -> None:
+    """Our flow on the judged episodes' actions scores each one as habitat-lab did."""
+    actions = {(episode_id, 0): j.actions for episode_id, j in judged.items()}
+    records = our_records(root, task, tmp_path / "ours", actions, instructions)
+    assert sorted(r["episode_id"] for r in records) == sorted(judged)
+    for record in records:
+        assert_same(record["metrics"], judged[record["episode_id"]], radius)
+
+
 @pytest.fixture(scope="module")
 def judged_outcomes() -> list[Judged]:
     return []
@@ -235,12 +240,8 @@ def test_objectnav_measures_equal_habitat_labs_on_its_own_reading_of_the_file(
     judge, config = _judge(judges, dataset_root, "objectnav", tmp_path)
     assert judge.radius == 0.1
     judged = {e.episode_id: judge.drive(e, KINDS[i % len(KINDS)]) for i, e in enumerate(judge.file_episodes)}
-    actions = {(episode_id, 0): j.actions for episode_id, j in judged.items()}
     instructions = {s.instruction for s in plugin("objectnav").list_episodes(config)}
-    records = our_records(dataset_root, "objectnav", tmp_path / "ours", actions, instructions)
-    assert sorted(r["episode_id"] for r in records) == sorted(judged)
-    for record in records:
-        assert_same(record["metrics"], judged[record["episode_id"]], judge.radius)
+    compare_episodes(dataset_root, "objectnav", tmp_path, judged, instructions, judge.radius)
     judged_outcomes.extend(judged.values())
 
 
@@ -257,11 +258,7 @@ def test_ovon_measures_equal_habitat_labs_over_the_loaded_goals(
         start = (episode.start_position, episode.start_rotation)
         habitat_ep = habitat_episode(spec.episode_id, scene, start, episode.object_category, episode.goals)
         judged[spec.episode_id] = judge.drive(habitat_ep, KINDS[(index + 2) % len(KINDS)])
-    actions = {(episode_id, 0): j.actions for episode_id, j in judged.items()}
-    records = our_records(dataset_root, "ovon", tmp_path / "ours", actions, {s.instruction for s in specs})
-    assert sorted(r["episode_id"] for r in records) == sorted(judged)
-    for record in records:
-        assert_same(record["metrics"], judged[record["episode_id"]], judge.radius)
+    compare_episodes(dataset_root, "ovon", tmp_path, judged, {s.instruction for s in specs}, judge.radius)
     judged_outcomes.extend(judged.values())
 
 
