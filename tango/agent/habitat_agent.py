@@ -108,11 +108,13 @@ class HabitatAgent:
     def match_image(self, image: GoalImage) -> list[ObjectHandle]:
         """Where the goal picture's object is, from the views kept so far (best first)."""
         self._set_prompt("")
-        return [_handle(r) for r in self.perception.matcher.locate(image, self.keyframes)]
+        return [_handle(r) for r in located(self.perception.matcher.locate(image, self.keyframes))]
 
     def match_description(self, description: str) -> list[ObjectHandle]:
         self._set_prompt(description)
-        self.remembered.remember(self.perception.description.match(self.obs, description, self._detect_here))
+        self.remembered.remember(
+            located(self.perception.description.match(self.obs, description, self._detect_here))
+        )
         return self.recall(description)
 
     def navigate_to(self, target: ObjectHandle | Position) -> bool:
@@ -186,7 +188,7 @@ class HabitatAgent:
         remembered = {
             h.object_id: h for h in self.remembered.handles.values() if normalise_label(h.label) == label
         }
-        for item in self.perception.memory.recall(target):
+        for item in located(self.perception.memory.recall(target)):
             handle = _handle(item)
             remembered.setdefault(handle.object_id, handle)
         return self._rank(list(remembered.values()))
@@ -283,6 +285,12 @@ def _exploration_note(navigator: Navigator, scanning: bool, done: bool) -> dict[
         "frontier_score": None if frontiers.target_score is None else round(frontiers.target_score, 4),
         "score_kind": frontiers.score_kind,
     }
+
+
+def located(items: Sequence[Recollection]) -> list[Recollection]:
+    """The recollections with a world point (an object seen only beyond the depth sensor's range has none yet):
+    a program can only be sent to a place."""
+    return [item for item in items if np.all(np.isfinite(np.asarray(item.point, dtype=np.float64)))]
 
 
 def _handle(item: Recollection) -> ObjectHandle:

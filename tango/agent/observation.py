@@ -35,7 +35,9 @@ class Observation:
     """One egocentric frame with its pose.
 
     `rgb` may be given as a DeferredImage: it is rendered when something first reads it, to the same bits.
-    `semantic` is the simulator's instance-id frame; only components named oracle may read it.
+    `semantic` is the simulator's instance-id frame; only components named oracle may read it. `depth_clip`
+    is the depth sensor's far limit: a reading equal to it only says the surface is at least that far (habitat
+    clips farther depths to it), so it is no measurement of where the surface is (None: no clipping).
     """
 
     if TYPE_CHECKING:
@@ -48,6 +50,7 @@ class Observation:
     agent_position: np.ndarray
     agent_yaw: float
     semantic: np.ndarray | None = None
+    depth_clip: float | None = None
 
     @classmethod
     def with_deferred_rgb(cls, rgb: DeferredImage, **fields: Any) -> Observation:

@@ -135,6 +135,7 @@ class SimSession:
             "semantic": None
             if semantic is None
             else np.asarray(semantic, dtype=np.int32).reshape(depth.shape[:2]),
+            "depth_clip": None if self.config.normalize_depth else self.config.depth_max,
         }
         if callable(rgb):  # deferred by the simulator
             return Observation.with_deferred_rgb(lambda: np.asarray(rgb())[..., :3], **fields)

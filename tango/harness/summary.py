@@ -7,7 +7,7 @@ from typing import Any
 
 from rich.table import Table
 
-from tango.tasks.measures import aggregate_subtasks
+from tango.tasks.measures import aggregate_subtasks, scoring_rules
 
 PROGRAM_SOURCES = ("model", "cache", "template", "fallback", "replay", "none")
 
@@ -116,7 +116,7 @@ def summarize(
             "prompt_tokens": sum(int(record.get("prompt_tokens") or 0) for record in records),
             "completion_tokens": sum(int(record.get("completion_tokens") or 0) for record in records),
         },
-        "success_distance": ((configs or {}).get("task") or {}).get("success_distance"),
+        **scoring_rules((configs or {}).get("task")),
         "oracle_components": oracle_components(records),
         "sensor_presets": sensor_presets(records),
         "sensors": next((record["sensors"] for record in records if record.get("sensors")), None),

@@ -24,6 +24,7 @@ from tango.harness.episode import (
 )
 from tango.harness.sharding import episode_seed
 from tango.harness.video import EpisodeFrames
+from tango.tasks.measures import scoring_rules
 
 log = logging.getLogger(__name__)
 
@@ -142,7 +143,7 @@ class EpisodeWorker:
             "extra": dict(result.extra),
             "seed": seed,
             "wall_time_s": elapsed,
-            "success_distance": (self.job.config.get("task") or {}).get("success_distance"),
+            **scoring_rules(self.job.config.get("task")),
             **self.configs,
         }
         if error is not None:

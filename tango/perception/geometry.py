@@ -17,9 +17,13 @@ def pixel_to_world(obs: Observation, u: float, v: float, depth_m: float) -> np.n
 
 
 def region_point(obs: Observation, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
-    """World point of a pixel region: median valid depth at the median pixel; NaNs when no depth is valid."""
+    """World point of a pixel region: median valid depth at the median pixel; NaNs when no depth is valid.
+    Readings at the sensor's far clip are not valid: an object beyond it would be placed at the clip distance,
+    short of where it is (it gets its point once seen closer)."""
     depths = obs.depth[rows, cols]
     valid = np.isfinite(depths) & (depths > 0)
+    if obs.depth_clip is not None:
+        valid &= depths < obs.depth_clip
     if not np.any(valid):
         return np.full(3, np.nan)
     return pixel_to_world(obs, median(cols[valid]), median(rows[valid]), median(depths[valid]))

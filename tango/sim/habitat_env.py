@@ -33,8 +33,6 @@ from habitat.sims import make_sim
 import tango.sim.habitat_sim  # noqa: F401  (registers TangoSim-v0 and the Tango look actions)
 
 OBJECTNAV_BENCHMARK = "benchmark/nav/objectnav/objectnav_hm3d.yaml"
-# FORMATS.md: success within 1.0 m of a view point (habitat-lab's objectnav.yaml ships 0.1).
-DEFAULT_SUCCESS_DISTANCE = 1.0
 
 
 @dataclass
@@ -81,12 +79,13 @@ def objectnav_config(
     data_path: str | Path,
     scenes_dir: str | Path = "",
     sim: EmbeddedSimConfig | None = None,
-    success_distance: float = DEFAULT_SUCCESS_DISTANCE,
+    success_distance: float | None = None,
     max_episode_steps: int = 500,
     seed: int = 0,
 ) -> DictConfig:
     """habitat-lab's HM3D ObjectNav config, pointed at a dataset file and our simulator settings; on
-    TangoSim-v0 for backend "embedded", on habitat-sim's Sim-v0 for backend "habitat"."""
+    TangoSim-v0 for backend "embedded", on habitat-sim's Sim-v0 for backend "habitat". `success_distance`
+    None keeps the benchmark's own (0.1 m to view points)."""
     sim = sim or EmbeddedSimConfig()
     path = Path(data_path)
     if not path.is_file():
@@ -100,7 +99,8 @@ def objectnav_config(
         hab.dataset.data_path = pattern
         hab.dataset.split = split
         hab.dataset.scenes_dir = str(scenes_dir)
-        hab.task.measurements.success.success_distance = success_distance
+        if success_distance is not None:
+            hab.task.measurements.success.success_distance = success_distance
         for name in ("look_up", "look_down"):
             hab.task.actions[name].tilt_angle = _integral(sim.tilt_angle, "tilt_angle")
         if sim.backend == "embedded":
@@ -151,7 +151,7 @@ def make_objectnav_env(
     data_path: str | Path,
     scenes_dir: str | Path = "",
     sim: EmbeddedSimConfig | None = None,
-    success_distance: float = DEFAULT_SUCCESS_DISTANCE,
+    success_distance: float | None = None,
     max_episode_steps: int = 500,
     seed: int = 0,
 ) -> habitat.Env:

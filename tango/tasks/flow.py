@@ -8,7 +8,7 @@ simulator, perception, maps, program generation and execution, and everything th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
@@ -19,7 +19,9 @@ from tango.agent.api import GoalImage
 from tango.harness.episode import EpisodeResult, EpisodeSpec
 from tango.programs.generators.record import GenerationRecord
 from tango.programs.interpreter import RunResult, StopReason
+from tango.tasks.episodes import ViewPoint
 from tango.tasks.fields import DatasetError, Loaded
+from tango.tasks.measures import DISTANCE_DEFINITIONS
 
 Point = Sequence[float] | np.ndarray
 
@@ -44,9 +46,40 @@ class HabitatTaskConfig:
 
 @dataclass
 class NavTaskConfig(HabitatTaskConfig):
-    """A navigation benchmark: success is a stop within `success_distance` metres (geodesic) of a view point."""
+    """A navigation benchmark scored by its own rules: success is a stop closer than `success_distance` metres
+    to the goal, distance measured as `distance_to` says (habitat-lab's DistanceToGoal: VIEW_POINTS, every view
+    point of every goal instance; POINT, the instances' positions). `lenient_success_distance` adds a second,
+    separately named figure (lenient_success, lenient_spl) at a looser radius, null for none;
+    `scoring_source` names the benchmark file the rules were read from (recorded with the results)."""
 
-    success_distance: float = 1.0
+    success_distance: float = 0.1
+    distance_to: str = "VIEW_POINTS"
+    lenient_success_distance: float | None = 1.0
+    scoring_source: str = ""
+
+    def __post_init__(self) -> None:
+        if self.distance_to not in DISTANCE_DEFINITIONS:
+            raise ValueError(
+                f"task.distance_to must be one of {tuple(DISTANCE_DEFINITIONS)}, got {self.distance_to!r}"
+            )
+
+
+class GoalInstance(Protocol):
+    """What distance-to-goal needs of a goal instance (ObjectNav/OVON and GOAT goals alike)."""
+
+    @property
+    def position(self) -> Sequence[float]: ...
+
+    @property
+    def view_points(self) -> Sequence[ViewPoint]: ...
+
+
+def goal_points(goals: Iterable[GoalInstance], distance_to: str) -> list[Point]:
+    """The points distance to goal is measured to, as habitat-lab's DistanceToGoal takes them: every view
+    point's position (VIEW_POINTS) or every instance's position (POINT)."""
+    if distance_to == "POINT":
+        return [goal.position for goal in goals]
+    return [view.agent_state.position for goal in goals for view in goal.view_points]
 
 
 class EpisodeRun(Protocol):
@@ -111,10 +144,11 @@ class EpisodeRun(Protocol):
         ...
 
     def score_stop(
-        self, goals: Sequence[Point], start_distance: float, path_offset: float, success_distance: float
+        self, goals: Sequence[Point], start_distance: float, path_offset: float, rules: NavTaskConfig
     ) -> dict[str, float]:
-        """Success, SPL and distance at the first stop of the (sub)task (or where the agent is if it never
-        stopped), success within `success_distance` metres; the path walked counts from `path_offset`."""
+        """Success, SPL and distance to `goals` at the first stop of the (sub)task (or where the agent is if it
+        never stopped), by the task's rules (its radius, and the lenient one if set); the path walked counts
+        from `path_offset`."""
         ...
 
     def finish(self, goals: Sequence[Point]) -> None:
@@ -146,8 +180,11 @@ class HabitatFlow:
         raise NotImplementedError
 
     def failure_metrics(self, spec: EpisodeSpec) -> dict[str, float]:
-        """What an episode that raised scores."""
-        return {"success": 0.0, "spl": 0.0, "soft_spl": 0.0}
+        """What an episode that raised scores (it counts as a failure in every success figure)."""
+        metrics = {"success": 0.0, "spl": 0.0, "soft_spl": 0.0}
+        if isinstance(self.task, NavTaskConfig) and self.task.lenient_success_distance is not None:
+            metrics.update(lenient_success=0.0, lenient_spl=0.0)
+        return metrics
 
 
 def run_failure(runs: Sequence[RunResult | None]) -> str | None:

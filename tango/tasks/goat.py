@@ -300,7 +300,7 @@ def _subtask(
 
 # --- the GOAT flow ----------------------------------------------------------------------------------------------
 
-POOLED_METRICS = ("success", "spl", "soft_spl", "distance_to_goal")
+POOLED_METRICS = ("success", "spl", "soft_spl", "distance_to_goal", "lenient_success", "lenient_spl")
 
 
 @dataclass
@@ -311,6 +311,7 @@ class GoatTaskConfig(NavTaskConfig):
     name: str = "goat"
     plugin: str = "tango.tasks.goat:GoatTask"
     split: str = "val_unseen"
+    success_distance: float = 0.25
     program: str = "episode"
 
     def __post_init__(self) -> None:
@@ -354,9 +355,7 @@ class GoatFlow(HabitatFlow):
         episode: GoatEpisode = spec.payload
         run.start(episode.scene_id, episode.start_position, episode.start_rotation)
         indexed = self.task.program == "episode"
-        scores = SubtaskScores(
-            episode.tasks, goal_phrases(episode.tasks, indexed), run, self.task.success_distance
-        )
+        scores = SubtaskScores(episode.tasks, goal_phrases(episode.tasks, indexed), run, self.task)
         if indexed:
             pictures = {
                 i: self.render_goal(subtask, run) for i, subtask in enumerate(episode.tasks)

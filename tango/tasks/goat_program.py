@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from tango.agent.api import GoalImage
 from tango.programs.interpreter import RunResult
-from tango.tasks.flow import EpisodeRun
+from tango.tasks.flow import EpisodeRun, NavTaskConfig, goal_points
 from tango.tasks.objectnav import object_instruction
 
 if TYPE_CHECKING:
@@ -106,12 +106,12 @@ class SubtaskScores:
     attempted) with the goal as a reader sees it (category, goal text, goal picture from `pictures` by index)."""
 
     def __init__(
-        self, tasks: Sequence[GoatSubtask], phrases: Sequence[str], run: EpisodeRun, success_distance: float
+        self, tasks: Sequence[GoatSubtask], phrases: Sequence[str], run: EpisodeRun, rules: NavTaskConfig
     ) -> None:
         self.tasks = list(tasks)
         self.phrases = list(phrases)
         self.run = run
-        self.success_distance = success_distance
+        self.rules = rules
         self.rows: list[dict[str, Any]] = []
         self.active: _Active | None = None
         self.pictures: dict[int, GoalImage | None] = {}
@@ -125,7 +125,7 @@ class SubtaskScores:
         index = len(self.rows)
         subtask = self.tasks[index]
         self.run.begin_subtask(inputs, first=index == 0)
-        goals = [vp.agent_state.position for goal in subtask.goals for vp in goal.view_points]
+        goals = goal_points(subtask.goals, self.rules.distance_to)
         start = self.run.geodesic_distance(self.run.position(), goals)
         self.active = _Active(index, goals, start, self.run.path_length)
         self.run.trace("subtask", index=index, goal_type=subtask.goal_type, instruction=self.phrases[index])
@@ -134,9 +134,7 @@ class SubtaskScores:
         """Score the active subtask at its first stop (or where the agent is when it never stopped)."""
         active = self.active
         assert active is not None and active.index == len(self.rows)
-        metrics = self.run.score_stop(
-            active.goals, active.start_distance, active.walked_before, self.success_distance
-        )
+        metrics = self.run.score_stop(active.goals, active.start_distance, active.walked_before, self.rules)
         subtask = self.tasks[active.index]
         shown = shown_goal(subtask, self.pictures.get(active.index), self.run, active.index)
         self.rows.append(
@@ -153,9 +151,14 @@ class SubtaskScores:
     def unreached(self) -> None:
         """Score every subtask not begun yet as a failure the program never attempted."""
         here = self.run.position()
+        lenient = (
+            {}
+            if self.rules.lenient_success_distance is None
+            else {"lenient_success": 0.0, "lenient_spl": 0.0}
+        )
         for index in range(len(self.rows), len(self.tasks)):
             subtask = self.tasks[index]
-            goals = [vp.agent_state.position for goal in subtask.goals for vp in goal.view_points]
+            goals = goal_points(subtask.goals, self.rules.distance_to)
             self.rows.append(
                 {
                     "goal_type": subtask.goal_type,
@@ -164,6 +167,7 @@ class SubtaskScores:
                     "spl": 0.0,
                     "soft_spl": 0.0,
                     "distance_to_goal": self.run.geodesic_distance(here, goals),
+                    **lenient,
                     "path_length": 0.0,
                     "called_stop": 0.0,
                     "num_steps": 0,

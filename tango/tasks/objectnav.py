@@ -17,7 +17,7 @@ from typing import ClassVar
 from tango.harness.episode import EpisodeResult, EpisodeSpec
 from tango.tasks.episodes import NavEpisode, read_nav_episodes
 from tango.tasks.fields import Loaded
-from tango.tasks.flow import EpisodeRun, HabitatFlow, NavTaskConfig, episode_result
+from tango.tasks.flow import EpisodeRun, HabitatFlow, NavTaskConfig, episode_result, goal_points
 from tango.tasks.habitat_runner import HabitatTask
 from tango.tasks.registry import register_task
 
@@ -52,7 +52,8 @@ def object_instruction(category: str, article: str = "a") -> str:
 
 
 class ObjectGoalFlow(HabitatFlow):
-    """Find an object by category: one program, scored at its first stop against every goal's view points."""
+    """Find an object by category: one program, scored at its first stop against every goal instance of the
+    category (and of its children categories, for OVON)."""
 
     schema: ClassVar[type[NavTaskConfig]] = ObjectNavTaskConfig
     data_file = "objectnav/{split}/{split}.json.gz"
@@ -68,11 +69,11 @@ class ObjectGoalFlow(HabitatFlow):
     def run(self, spec: EpisodeSpec, run: EpisodeRun) -> EpisodeResult:
         episode: NavEpisode = spec.payload
         run.start(episode.scene_id, episode.start_position, episode.start_rotation)
-        goals = [vp.agent_state.position for goal in episode.goals for vp in goal.view_points]
+        goals = goal_points(episode.goals, self.task.distance_to)
         start_distance = run.geodesic_distance(episode.start_position, goals)
         record = run.program(spec.instruction)
         result = run.execute(record, stop_when_done=True)
-        metrics = run.score_stop(goals, start_distance, 0.0, self.task.success_distance)
+        metrics = run.score_stop(goals, start_distance, 0.0, self.task)
         run.finish([goal.position for goal in episode.goals])
         return episode_result(spec.instruction, record, [result], metrics, run.steps)
 

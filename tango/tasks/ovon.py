@@ -54,6 +54,7 @@ class OvonTaskConfig(NavTaskConfig):
     name: str = "ovon"
     plugin: str = "tango.tasks.ovon:OvonTask"
     split: str = "val_unseen"
+    success_distance: float = 0.25
 
 
 class OvonFlow(ObjectGoalFlow):

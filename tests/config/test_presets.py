@@ -65,7 +65,16 @@ def test_each_name_has_one_meaning_agent_is_the_agent_group() -> None:
     cfg = _compose("task=goat")
     assert {f.name for f in fields(GROUP_SCHEMAS["agent"])} == {"map", "navigation", "explore", "primitives"}
     assert "agent" not in cfg.task and "success_distance" not in cfg.agent.navigation
-    assert cfg.task.success_distance == 1.0
+    assert cfg.task.success_distance == 0.25  # GOAT-Bench's GoatSuccess
+
+
+@pytest.mark.parametrize(("task", "radius"), [("objectnav", 0.1), ("ovon", 0.25), ("goat", 0.25)])
+def test_navigation_tasks_score_by_their_benchmark_rules_by_default(task: str, radius: float) -> None:
+    cfg = _compose(f"task={task}")
+    assert cfg.task.success_distance == radius and cfg.task.distance_to == "VIEW_POINTS"
+    assert cfg.task.scoring_source and cfg.task.lenient_success_distance == 1.0
+    schema = OmegaConf.to_object(cfg.task)
+    assert schema.success_distance == type(schema)().success_distance  # the schema's default agrees
 
 
 def test_perception_schema_defaults_read_no_ground_truth_and_the_oracle_preset_names_every_oracle() -> None:

@@ -26,7 +26,12 @@ def test_errors_count_as_failures_in_the_means() -> None:
         _record("c", 0.0, 0, status="error", error_type="RuntimeError", failure_reason="RuntimeError: boom"),
         _record("d", 0.0, 30, failure_reason="not_found: too far"),
     ]
-    summary = summarize(records, "fake", wall_time_s=6.0, configs={"task": {"success_distance": 0.25}})
+    summary = summarize(
+        records,
+        "fake",
+        wall_time_s=6.0,
+        configs={"task": {"success_distance": 0.25, "distance_to": "VIEW_POINTS"}},
+    )
     assert summary["num_episodes"] == 4
     assert summary["num_errors"] == 1
     assert summary["metrics"]["success"] == pytest.approx(0.5)
@@ -38,6 +43,10 @@ def test_errors_count_as_failures_in_the_means() -> None:
     assert summary["steps_per_s_per_worker"] == pytest.approx(15.0)
     assert summary["llm"] == {"calls": 3, "prompt_tokens": 150, "completion_tokens": 25}
     assert summary["success_distance"] == 0.25
+    assert summary["distance_to"] == "VIEW_POINTS"
+    assert summary["distance_definition"].startswith(
+        "geodesic distance from the agent to the nearest view point"
+    )
 
 
 def test_metric_missing_in_some_episodes_reports_its_count() -> None:

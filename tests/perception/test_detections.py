@@ -44,6 +44,19 @@ def test_box_with_no_valid_depth_has_nan_point_and_is_dropped_by_with_points() -
     assert detections.nearest_to(np.zeros(3)) == -1
 
 
+def test_depth_at_the_sensors_far_clip_places_nothing() -> None:
+    """habitat clips farther surfaces to max_depth: an object beyond it would be placed at 5 m, short of where it
+    is; it gets no point until seen closer, and the clipped pixels of a nearer object are left out."""
+    far = make_observation(np.zeros((48, 64)), depth_m=5.0)
+    far.depth_clip = 5.0
+    box = np.array([[16, 8, 48, 40]])
+    assert np.isnan(Detections.from_boxes(far, box, np.array([0.9]), ["sofa"]).points).all()
+    far.depth[8:40, 16:32] = 3.0  # the box's left half is nearer than the clip; its right half reads the clip
+    assert Detections.from_boxes(far, box, np.array([0.9]), ["sofa"]).points[0, 2] == np.float64(-3.0)
+    far.depth_clip = None  # a sensor that does not clip: 5 m is a reading like any other
+    assert Detections.from_boxes(far, box, np.array([0.9]), ["sofa"]).points[0, 2] == np.float64(-4.0)
+
+
 def record(labels: list[str], scores: list[float], points: list[list[float]], ids: list[int]) -> Detections:
     boxes = np.tile([0.0, 0.0, 10.0, 10.0], (len(labels), 1))
     return Detections(boxes, np.array(scores), labels, np.array(points, dtype=float), np.array(ids))

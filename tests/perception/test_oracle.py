@@ -142,6 +142,19 @@ def test_oracle_description_picks_the_described_chair(scene: OracleScene, kitche
     assert red[2] == -np.inf  # never observed
 
 
+def test_oracle_memory_keeps_the_last_place_an_object_was_seen_with_depth(
+    scene: OracleScene, kitchen_view
+) -> None:
+    memory = ObservedObjects()
+    memory.record(visible_objects(kitchen_view, scene, 100))
+    seen = {o.object.id: o.last_point.copy() for o in memory.objects()}
+    beyond = make_observation(kitchen_view.semantic, depth_m=5.0)
+    beyond.depth_clip = 5.0  # the same objects, every pixel at the sensor's far clip: no depth reading
+    memory.record(visible_objects(beyond, scene, 100))
+    assert seen and all(np.array_equal(o.last_point, seen[o.object.id]) for o in memory.objects())
+    assert all(o.times_seen == 2 for o in memory.objects())
+
+
 class NoMaps:
     """The oracle memory reads no map (a MapView that must not be used)."""
 

@@ -65,6 +65,9 @@ def test_habitat_backend_config_keeps_habitat_sim(tmp_path: Path) -> None:
     sensors = hab.simulator.agents.main_agent.sim_sensors
     assert set(sensors) == {"rgb_sensor", "depth_sensor", "semantic_sensor"}
     assert list(sensors.depth_sensor.position) == [0.0, 0.88, 0.0]
+    # Without a success_distance the benchmark's own scoring stays: 0.1 m to view points.
+    assert hab.task.measurements.success.success_distance == 0.1
+    assert hab.task.measurements.distance_to_goal.distance_to == "VIEW_POINTS"
 
 
 def test_missing_dataset_file_is_named(tmp_path: Path) -> None:

@@ -28,7 +28,11 @@ def generated(tmp_path_factory) -> Path:
 
 
 def test_oracle_follower_on_generated_objectnav(generated: Path) -> None:
-    env = make_objectnav_env(generated / "objectnav" / "val" / "val.json.gz", generated / "scenes", SIM)
+    # The follower's test at the 1.0 m it was written for: stopping 0.9 m out it may stop a step early, while at
+    # the benchmark's 0.1 m its 0.25 m steps and 30-degree turns cost SPL ~0.93 (scoring at the benchmarks'
+    # radii is tested in tests/tasks/test_measures_match_habitat_lab.py).
+    split = generated / "objectnav" / "val" / "val.json.gz"
+    env = make_objectnav_env(split, generated / "scenes", SIM, success_distance=1.0)
     assert len(env.episodes) >= NUM_EPISODES
     success_distance = env._config.task.measurements.success.success_distance
     results = []

@@ -28,7 +28,9 @@ def env(tmp_path_factory):
     glb = write_room(scenes_dir / "room_000")
     grid = NavGrid.from_scene(load_scene(glb).mesh)
     split_file = write_objectnav_dataset(root / "objectnav", glb, scenes_dir, grid, STARTS)
-    environment = make_objectnav_env(split_file, scenes_dir, EmbeddedSimConfig())
+    # The hand-built room's view points are sparse (tests/sim/builders.py), so a lenient radius: these tests
+    # check the Env on our simulator, not the benchmark's rules (tests/tasks/test_measures_match_habitat_lab.py).
+    environment = make_objectnav_env(split_file, scenes_dir, EmbeddedSimConfig(), success_distance=1.0)
     yield environment
     environment.close()
 

@@ -15,6 +15,7 @@ from tango.programs.generators.record import Attempt, GenerationRecord
 from tango.programs.interpreter import RunResult, StopReason
 from tango.programs.parser import parse
 from tango.tasks.episodes import AgentState, ViewPoint
+from tango.tasks.flow import NavTaskConfig
 from tango.tasks.goat import GoatEpisode, GoatFlow, GoatGoal, GoatSubtask, GoatTaskConfig
 from tango.tasks.goat_program import (
     SubtaskScores,
@@ -27,6 +28,7 @@ from tango.tasks.measures import navigation_metrics
 
 MAX_STEPS = 10
 RADIUS = 1.0
+RULES = GoatTaskConfig(success_distance=RADIUS, lenient_success_distance=None)
 
 
 def subtask(x: float, goal_type: str = "object", category: str = "chair") -> GoatSubtask:
@@ -112,19 +114,20 @@ class ScriptedRun:
         self.listener = listener
 
     def score_stop(
-        self, goals: Sequence[Any], start_distance: float, path_offset: float, success_distance: float
+        self, goals: Sequence[Any], start_distance: float, path_offset: float, rules: NavTaskConfig
     ) -> dict[str, float]:
         x, walked = self.stops[0] if self.stops else (self.x, self.walked)
         distance = self.geodesic_distance((x, 0.0, 0.0), goals)
         metrics = navigation_metrics(
-            distance, start_distance, start_distance, walked - path_offset, success_distance, bool(self.stops)
-        )
+            distance, start_distance, start_distance, walked - path_offset, rules.success_distance,
+            bool(self.stops), rules.lenient_success_distance,
+        )  # fmt: skip
         return {**metrics, "path_length": walked - path_offset, "called_stop": float(bool(self.stops))}
 
 
 def play(script: Sequence[tuple[Any, ...]], tasks: Sequence[GoatSubtask]) -> tuple[ScriptedRun, list[dict]]:
     run = ScriptedRun(script)
-    scores = SubtaskScores(tasks, goal_phrases(tasks, True), run, RADIUS)
+    scores = SubtaskScores(tasks, goal_phrases(tasks, True), run, RULES)
     run_episode_program(scores, "Find the chair.", {})
     assert run.replans == [False], "an episode program runs once, never replanned"
     return run, scores.rows
@@ -133,7 +136,7 @@ def play(script: Sequence[tuple[Any, ...]], tasks: Sequence[GoatSubtask]) -> tup
 def test_rows_show_the_goal_a_reader_sees_description_text_and_saved_picture() -> None:
     tasks = [subtask(1.0, "description"), subtask(2.0, "image", "bed"), subtask(3.0)]
     run = ScriptedRun([("stop",), ("stop",), ("stop",)])
-    scores = SubtaskScores(tasks, goal_phrases(tasks, True), run, RADIUS)
+    scores = SubtaskScores(tasks, goal_phrases(tasks, True), run, RULES)
     scores.pictures[1] = GoalImage(np.zeros((2, 2, 3), np.uint8))
     run_episode_program(scores, "Find them.", {})
     assert [r["goal"] for r in scores.rows] == ["the chair by the door", "bed", "chair"]

@@ -27,7 +27,7 @@ from tango.tasks import goat
 from tango.tasks.habitat.runner import HabitatRunner
 from tango.tasks.habitat_runner import HabitatTask
 from tango.tasks.objectnav import ObjectNavTask
-from tests.agent.synthetic import eval_config, plugin, read_jsonl
+from tests.agent.synthetic import TaskWrapper, eval_config, plugin, read_jsonl
 
 NAV_TASKS = ("objectnav", "ovon", "goat")
 ALL_TASKS = (*NAV_TASKS, "openeqa")
@@ -35,21 +35,16 @@ CONTRACT_FIELDS = ("episode_id", "task", "scene_id", "instruction", "program", "
                    "num_steps", "failure_reason", "trace_path")  # fmt: skip
 STEP_LIMITS = {"objectnav": 150, "ovon": 150, "goat": 60, "openeqa": 150}
 GOAT_MODES = ("episode", "subtask")
+BENCHMARK_RADII = {"objectnav": 0.1, "ovon": 0.25, "goat": 0.25}
 
 
-class RecordingTask:
+class RecordingTask(TaskWrapper):
     """A task's plugin whose runners record the inputs bound for each program and the spec of each episode."""
 
     def __init__(self, task: HabitatTask) -> None:
-        self.task = task
+        super().__init__(task)
         self.inputs: list[dict[str, Any]] = []
         self.specs: list[EpisodeSpec] = []
-
-    def list_episodes(self, cfg: dict[str, Any]) -> list[EpisodeSpec]:
-        return self.task.list_episodes(cfg)
-
-    def failure_metrics(self, spec: EpisodeSpec) -> dict[str, float]:
-        return self.task.failure_metrics(spec)
 
     def make_runner(self, cfg: dict[str, Any]) -> HabitatRunner:
         runner = self.task.make_runner(cfg)
@@ -158,7 +153,13 @@ def test_results_describe_perception_generator_controller_and_sensors(
     assert record["generator"]["name"] == "template"
     assert record["controller"]["name"] == "fmm"
     if task in NAV_TASKS:
-        assert record["success_distance"] == task_run(task).config["task"]["success_distance"]
+        run = task_run(task)
+        for result in (record, run.summary):
+            assert (
+                result["success_distance"] == run.config["task"]["success_distance"] == BENCHMARK_RADII[task]
+            )
+            assert result["distance_to"] == "VIEW_POINTS" and "view point" in result["distance_definition"]
+            assert result["lenient_success_distance"] == 1.0 and result["scoring_source"]
 
 
 @pytest.mark.parametrize("task", ("objectnav", "ovon"))
@@ -207,9 +208,10 @@ def _check_navigation_metrics(metrics: dict[str, Any], success_distance: float) 
     assert 0.0 <= metrics["soft_spl"] <= 1.0
     assert metrics["distance_to_goal"] >= 0.0
     assert metrics["called_stop"] in (0.0, 1.0)
-    assert metrics["success"] == float(
-        bool(metrics["called_stop"]) and metrics["distance_to_goal"] <= success_distance
-    )
+    stopped = bool(metrics["called_stop"])
+    assert metrics["success"] == float(stopped and metrics["distance_to_goal"] < success_distance)
+    assert metrics["lenient_success"] == float(stopped and metrics["distance_to_goal"] < 1.0)
+    assert metrics["lenient_success"] >= metrics["success"] and metrics["lenient_spl"] >= metrics["spl"]
     assert metrics["path_length"] >= 0.0
 
 
@@ -336,7 +338,7 @@ def test_stopping_at_the_start_far_from_the_goal_fails(dataset_root: Path, tmp_p
         assert record["failure_reason"] is None and record["num_steps"] == 0
         assert record["metrics"]["path_length"] == 0.0
         assert record["metrics"]["success"] == float(
-            record["metrics"]["distance_to_goal"] <= record["success_distance"]
+            record["metrics"]["distance_to_goal"] < record["success_distance"]
         )
     assert all(r["metrics"]["success"] == 0.0 and r["metrics"]["spl"] == 0.0 for r in far)
 

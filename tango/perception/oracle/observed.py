@@ -13,7 +13,8 @@ from tango.sim.scene import SceneObject
 
 @dataclass
 class ObservedObject:
-    """An object seen at least once, with how often and where it was last seen (world point)."""
+    """An object seen at least once, with how often and where it was last seen (world point; NaNs while it has
+    only been seen without a depth reading, e.g. beyond the sensor's range)."""
 
     object: SceneObject
     times_seen: int
@@ -34,7 +35,8 @@ class ObservedObjects:
                 self._seen[item.object.id] = ObservedObject(item.object, 1, item.point)
             else:
                 entry.times_seen += 1
-                entry.last_point = item.point
+                if np.all(np.isfinite(item.point)):  # a sighting without depth keeps the last known place
+                    entry.last_point = item.point
 
     def __len__(self) -> int:
         return len(self._seen)

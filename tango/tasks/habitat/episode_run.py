@@ -37,7 +37,7 @@ from tango.programs.trace import Trace
 from tango.programs.trace_values import pose_entry
 from tango.sim.config import EmbeddedSimConfig
 from tango.tasks.episodes import resolve_scene_path
-from tango.tasks.flow import HabitatTaskConfig, Point
+from tango.tasks.flow import HabitatTaskConfig, NavTaskConfig, Point
 from tango.tasks.measures import navigation_metrics
 
 GOALS_DIR = "goals"
@@ -219,7 +219,7 @@ class SimEpisode:
         return revised.parsed
 
     def score_stop(
-        self, goals: Sequence[Point], start_distance: float, path_offset: float, success_distance: float
+        self, goals: Sequence[Point], start_distance: float, path_offset: float, rules: NavTaskConfig
     ) -> dict[str, float]:
         if self.stops:
             position, walked = self.stops[0].position, self.stops[0].path_length - path_offset
@@ -227,8 +227,9 @@ class SimEpisode:
             position, walked = self.session.position(), self.session.path_length - path_offset
         distance = self.session.geodesic_distance(position, goals)
         metrics = navigation_metrics(
-            distance, start_distance, start_distance, walked, success_distance, bool(self.stops)
-        )
+            distance, start_distance, start_distance, walked, rules.success_distance, bool(self.stops),
+            rules.lenient_success_distance,
+        )  # fmt: skip
         metrics["path_length"] = walked
         metrics["called_stop"] = float(bool(self.stops))
         return metrics
