@@ -24,6 +24,8 @@ ALLOWED = {
     "perception/build.py": "hands the episode's GroundTruth to factories registered as oracles",
     "tasks/habitat/": "loads the GroundTruth only when a configured component is an oracle",
     "benchmarks/graphnav/": "GraphNav's own environment and its oracle recogniser (named in its results)",
+    "navigation/train/": "policy training writes its apartments (the annotation file marks a finished write) and "
+    "is taught by the simulator's geodesic follower; it is not the agent",
     "urban/server/": "the stand-in city (a simulator behind the app's API) renders instance ids for its oracle",
     "analysis/": "failure analysis after a run (evaluation only; the agent side never imports it)",
 }
