@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 PHASES = ("imitation", "ppo")
-ARCHITECTURE_NAMES = ("small", "resnet18")
+TEACHERS = ("map_fmm", "geodesic")
+ARCHITECTURE_NAMES = ("small", "small_map", "resnet18")
 
 
 @dataclass
@@ -60,12 +61,15 @@ class PointNavTrainConfig:
 
     Training apartments are generated from `train_scene_seed`, validation apartments from `val_scene_seed`
     (the synthetic benchmark dataset uses seed 0: none of them is seen in training). `total_steps` counts
-    environment steps over all processes; `threads` is torch's per process.
+    environment steps over all processes; `threads` is torch's per process. `teacher` labels the imitation
+    steps: "map_fmm" (the FMM planner on the agent's own obstacle map: what the policy could know) or "geodesic"
+    (the oracle follower on the true navigability grid).
     """
 
     output_dir: str = "runs/pointnav_train"
-    architecture: str = "small"
+    architecture: str = "small_map"
     phase: str = "imitation"
+    teacher: str = "map_fmm"
     init_checkpoint: str = ""
     total_steps: int = 300_000
     num_envs: int = 8
@@ -92,6 +96,8 @@ class PointNavTrainConfig:
             raise ValueError(
                 f"train.architecture must be one of {ARCHITECTURE_NAMES}, got {self.architecture!r}"
             )
+        if self.teacher not in TEACHERS:
+            raise ValueError(f"train.teacher must be one of {TEACHERS}, got {self.teacher!r}")
         if self.phase not in PHASES:
             raise ValueError(f"train.phase must be one of {PHASES}, got {self.phase!r}")
         from tango.scenes.datasets.default import DEFAULT_CONFIG

@@ -67,6 +67,7 @@ class Imitation:
                     rollout.hidden[index],
                     rollout.prev_actions[:, index],
                     rollout.masks[:, index],
+                    None if rollout.maps is None else rollout.maps[:, index],
                 )
                 labels, weight = rollout.labels[:, index], weights[:, index]
                 each = F.cross_entropy(logits.flatten(0, 1), labels.flatten(), reduction="none")
@@ -136,6 +137,7 @@ class Ppo:
                     rollout.hidden[index],
                     rollout.prev_actions[:, index],
                     rollout.masks[:, index],
+                    None if rollout.maps is None else rollout.maps[:, index],
                 )
                 dist = torch.distributions.Categorical(logits=logits)
                 ratio = torch.exp(dist.log_prob(rollout.actions[:, index]) - rollout.log_probs[:, index])
