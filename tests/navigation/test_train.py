@@ -142,8 +142,35 @@ def test_imitation_weighs_label_changes_and_episode_starts() -> None:
     assert imitation.weights(rollout).view(-1).tolist() == [3.0, 1.0, 3.0, 1.0, 3.0]
 
 
+def test_dagger_aggregates_a_bounded_set_of_past_rollouts() -> None:
+    settings = ImitationSettings(epochs=1, minibatches=1, replay_rollouts=2, replay_per_update=3)
+    imitation = Imitation(settings, torch.Generator().manual_seed(0))
+    policy = SmallPointNavPolicy()
+    seen: list[torch.Tensor] = []
+    original = policy.evaluate_sequence
+
+    def recording(depth, goal, hidden, prev, masks, maps=None):  # type: ignore[no-untyped-def]
+        seen.append(depth[0, 0, 0, 0, 0].clone())
+        return original(depth, goal, hidden, prev, masks, maps)
+
+    policy.evaluate_sequence = recording  # type: ignore[method-assign]
+    rollouts = []
+    for index in range(4):
+        rollout = rollout_of([[1], [2]], [[False], [True]])
+        rollout.depth[:] = float(index)  # tells the rollouts apart
+        rollouts.append(rollout)
+        seen.clear()
+        imitation.update(policy, rollout, lambda loss: loss.backward())
+        assert seen[0] == float(index)  # the new rollout first
+        assert len(seen) == (1 if index == 0 else 1 + 3)  # then three draws from the kept ones
+        assert all(index - 2 <= float(v) < index for v in seen[1:])  # only the last two are kept
+    assert len(imitation.replay) == 2
+
+
 def test_dagger_beta_decays_then_the_policy_drives() -> None:
-    imitation = Imitation(ImitationSettings(beta_decay_fraction=0.5), torch.Generator().manual_seed(0))
+    imitation = Imitation(
+        ImitationSettings(beta_end=0.0, beta_decay_fraction=0.5), torch.Generator().manual_seed(0)
+    )
     imitation.schedule(0.25)
     assert imitation.beta == pytest.approx(0.5)
     imitation.schedule(0.8)

@@ -27,16 +27,21 @@ class EpisodeSettings:
 @dataclass
 class ImitationSettings:
     """DAgger: the executed action is the teacher's with probability beta (decaying linearly from
-    beta_start to beta_end over the first beta_decay_fraction of training), else the policy's greedy action;
-    every step is labelled by the teacher. Steps where the label changes weigh `inflection_weight`. Each rollout
-    is trained on for `epochs` passes of `minibatches` gradient steps."""
+    beta_start to beta_end over the first beta_decay_fraction of training), else the policy's greedy action
+    (beta_end 0, the policy alone, made every run measured here collapse: BENCHMARKS.md, "PointGoal policy");
+    every step is labelled by the teacher. Steps where the label changes weigh `inflection_weight`. Each update
+    makes `epochs` passes of `minibatches` gradient steps over the new rollout and `replay_per_update` rollouts
+    drawn from the last `replay_rollouts` (DAgger's aggregated data set, bounded; each process keeps its own,
+    a resumed run starts it empty)."""
 
-    epochs: int = 4
+    epochs: int = 1
     minibatches: int = 4
     beta_start: float = 1.0
-    beta_end: float = 0.0
-    beta_decay_fraction: float = 0.3
+    beta_end: float = 0.5
+    beta_decay_fraction: float = 0.2
     inflection_weight: float = 3.0
+    replay_rollouts: int = 32
+    replay_per_update: int = 2
 
 
 @dataclass
