@@ -43,6 +43,15 @@ def planar_distance(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.hypot(a[0] - b[0], a[2] - b[2]))
 
 
+def mark_blocked_step(omap: ObstacleMap, position: np.ndarray, yaw: float) -> None:
+    """Mark the cells just ahead of the agent as (withdrawable) collisions: a forward step did not move it."""
+    forward = np.array([-np.sin(yaw), 0.0, -np.cos(yaw)])
+    right = np.array([np.cos(yaw), 0.0, -np.sin(yaw)])
+    ahead = position + forward * (omap.config.agent_radius + 0.05)
+    offsets = np.linspace(-0.05, 0.05, 3)
+    omap.mark_collision(ahead[None, :] + offsets[:, None] * right[None, :])
+
+
 class FmmController:
     """Follows fast-marching travel-time fields on the obstacle map's navigable layer to a point goal; cells near
     obstacles are slower, so plans keep their distance where there is room.
@@ -88,6 +97,13 @@ class FmmController:
             return self._emit(TURN_LEFT if error > 0 else TURN_RIGHT, position)
         return self._emit(MOVE_FORWARD, position)
 
+    def executed(self, action: str) -> None:
+        """Record that `action` was executed instead of the one `act` returned (the controller labelling
+        another driver's steps), so a blocked step is recognised from what the agent really did."""
+        if action != self._last_action:
+            self._last_action = action
+            self._recovery = []
+
     def _emit(self, action: str, position: np.ndarray) -> str:
         self._last_action = action
         self._last_position = position.copy()
@@ -104,11 +120,7 @@ class FmmController:
             self._collisions = 0
             return
         self._collisions += 1
-        forward = np.array([-np.sin(yaw), 0.0, -np.cos(yaw)])
-        right = np.array([np.cos(yaw), 0.0, -np.sin(yaw)])
-        ahead = position + forward * (omap.config.agent_radius + 0.05)
-        offsets = np.linspace(-0.05, 0.05, 3)
-        omap.mark_collision(ahead[None, :] + offsets[:, None] * right[None, :])
+        mark_blocked_step(omap, position, yaw)
         if self._collisions >= self.config.recovery_after_collisions:
             turns = int(self._rng.integers(2, 6))
             self._recovery = [self._random_turn()] * turns + [MOVE_FORWARD]

@@ -143,7 +143,9 @@ class Navigator:
                 self.pointnav.reset()
         if self.pointnav is not None:
             self._remaining = planar_distance(obs.agent_position, goal)
-            return self.pointnav.act(obs.depth, obs.agent_position, obs.agent_yaw, goal, stop_distance)
+            return self.pointnav.act(
+                obs.depth, obs.agent_position, obs.agent_yaw, goal, stop_distance, self.obstacle_map
+            )
         action = self._fmm_action(obs, goal, stop_distance)
         self._remaining = self.fmm.remaining_distance
         return action

@@ -16,11 +16,12 @@ import torch
 
 from tango.navigation.pointnav_net import PointNavPolicy
 from tango.navigation.pointnav_policy import RecurrentPointNavPolicy
-from tango.navigation.pointnav_small import SmallPointNavPolicy
+from tango.navigation.pointnav_small import SmallMapPointNavPolicy, SmallPointNavPolicy
 
 ARCHITECTURES: dict[str, Callable[[], RecurrentPointNavPolicy]] = {
     PointNavPolicy.architecture: PointNavPolicy,
     SmallPointNavPolicy.architecture: SmallPointNavPolicy,
+    SmallMapPointNavPolicy.architecture: SmallMapPointNavPolicy,
 }
 METADATA_KEY = "tango_pointnav"
 STATE_PREFIX = "actor_critic."

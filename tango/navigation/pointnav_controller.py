@@ -6,9 +6,11 @@ import cv2
 import numpy as np
 import torch
 
-from tango.navigation.actions import POINTNAV_ACTIONS, STOP
+from tango.mapping.obstacle_map import ObstacleMap
+from tango.navigation.actions import MOVE_FORWARD, POINTNAV_ACTIONS, STOP
 from tango.navigation.config import NavigationConfig
-from tango.navigation.fmm_controller import heading_to, planar_distance, wrap_angle
+from tango.navigation.egocentric_map import egocentric_map
+from tango.navigation.fmm_controller import heading_to, mark_blocked_step, planar_distance, wrap_angle
 from tango.navigation.pointnav_checkpoint import load_pointnav_policy
 from tango.navigation.pointnav_policy import RecurrentPointNavPolicy
 
@@ -31,7 +33,9 @@ def polar_goal(position: np.ndarray, yaw: float, goal: np.ndarray) -> tuple[floa
 
 class PointNavController:
     """Feeds depth (normalised over the depth range, resized to the policy's input size) and (rho, theta) to
-    the policy, keeping its recurrent state and previous action between calls."""
+    the policy, keeping its recurrent state and previous action between calls. A map-using policy also gets
+    the egocentric crop of the agent's obstacle map, where the controller marks forward steps that did not
+    move the agent as collisions (as the FMM controller and the training environment do)."""
 
     def __init__(
         self,
@@ -51,12 +55,21 @@ class PointNavController:
         self._hidden = self.policy.initial_state().to(self.device)
         self._prev_action = torch.zeros(1, 1, dtype=torch.long, device=self.device)
         self._started = False
+        self._forward_from: np.ndarray | None = None
 
     def act(
-        self, depth: np.ndarray, position: np.ndarray, yaw: float, goal: np.ndarray, stop_radius: float
+        self,
+        depth: np.ndarray,
+        position: np.ndarray,
+        yaw: float,
+        goal: np.ndarray,
+        stop_radius: float,
+        omap: ObstacleMap | None = None,
     ) -> str:
         """Next action; STOP once within stop_radius of goal in the floor plane (the policy's own stop is
-        passed through as well)."""
+        passed through as well). `omap` (the agent's obstacle map, updated with this frame) is required by a
+        map-using policy."""
+        position = np.asarray(position, np.float64)
         rho, theta = polar_goal(position, yaw, goal)
         if rho <= stop_radius:
             return STOP
@@ -65,7 +78,20 @@ class PointNavController:
         depth_t = torch.from_numpy(frame).to(self.device)[None, :, :, None]
         goal_t = torch.tensor([[rho, theta]], dtype=torch.float32, device=self.device)
         masks = torch.tensor([[self._started]], dtype=torch.bool, device=self.device)
-        action, self._hidden = self.policy.act(depth_t, goal_t, self._hidden, self._prev_action, masks)
+        maps = None
+        if self.policy.uses_map:
+            if omap is None:
+                raise ValueError(f"the {self.policy.architecture} PointNav policy needs the obstacle map")
+            moved = self._forward_from is None or (
+                planar_distance(position, self._forward_from) >= self.config.stuck_displacement
+            )
+            if not moved:
+                mark_blocked_step(omap, position, yaw)
+            crop = egocentric_map(omap, position, yaw, rho, theta)
+            maps = torch.from_numpy(crop).to(self.device)[None]
+        action, self._hidden = self.policy.act(depth_t, goal_t, self._hidden, self._prev_action, masks, maps)
         self._prev_action = action
         self._started = True
-        return POINTNAV_ACTIONS[int(action.item())]
+        name = POINTNAV_ACTIONS[int(action.item())]
+        self._forward_from = position.copy() if name == MOVE_FORWARD else None
+        return name

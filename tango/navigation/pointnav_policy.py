@@ -4,7 +4,8 @@ A policy has three top-level modules, named as in habitat-baselines' checkpoints
 previous-action embedding, then a recurrent state encoder), `action_distribution` (logits over stop,
 move_forward, turn_left, turn_right) and `critic` (state value). Inputs: depth (N, S, S, 1) normalised to
 [0, 1], the goal as (rho, theta) in the agent's frame (theta positive to the left), the previous action (N, 1)
-and masks (N, 1), False on an episode's first step.
+and masks (N, 1), False on an episode's first step; a policy with `uses_map` also takes the agent's egocentric
+map (N, M, M, C) (tango.navigation.egocentric_map), the others take `maps=None`.
 """
 
 from __future__ import annotations
@@ -72,7 +73,12 @@ class PolicyNet(nn.Module):
     state_encoder: StateEncoder
 
     def embed(
-        self, depth: torch.Tensor, goal: torch.Tensor, prev_actions: torch.Tensor, masks: torch.Tensor
+        self,
+        depth: torch.Tensor,
+        goal: torch.Tensor,
+        prev_actions: torch.Tensor,
+        masks: torch.Tensor,
+        maps: torch.Tensor | None = None,
     ) -> torch.Tensor:
         """The recurrent input of N frames: visual features, goal and previous-action embeddings."""
         visual = self.visual_fc(self.visual_encoder(depth))
@@ -86,6 +92,7 @@ class RecurrentPointNavPolicy(nn.Module):
 
     architecture: ClassVar[str] = ""
     depth_size: ClassVar[int] = 0
+    uses_map: ClassVar[bool] = False
 
     def __init__(self, net: PolicyNet) -> None:
         super().__init__()
@@ -105,9 +112,10 @@ class RecurrentPointNavPolicy(nn.Module):
         hidden: torch.Tensor,
         prev_actions: torch.Tensor,
         masks: torch.Tensor,
+        maps: torch.Tensor | None = None,
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """One step for N agents: action logits (N, 4), values (N, 1) and the new hidden state."""
-        x = self.net.embed(depth, goal, prev_actions, masks)
+        x = self.net.embed(depth, goal, prev_actions, masks, maps)
         features, hidden = self.net.state_encoder(x, hidden, masks)
         return self.action_distribution(features), self.critic(features), hidden
 
@@ -119,9 +127,10 @@ class RecurrentPointNavPolicy(nn.Module):
         hidden: torch.Tensor,
         prev_actions: torch.Tensor,
         masks: torch.Tensor,
+        maps: torch.Tensor | None = None,
     ) -> tuple[torch.Tensor, torch.Tensor]:
         """Greedy action indices (N, 1) and the new hidden state."""
-        logits, _, hidden = self.step(depth, goal, hidden, prev_actions, masks)
+        logits, _, hidden = self.step(depth, goal, hidden, prev_actions, masks, maps)
         return logits.argmax(-1, keepdim=True), hidden
 
     def evaluate_sequence(
@@ -131,12 +140,17 @@ class RecurrentPointNavPolicy(nn.Module):
         hidden: torch.Tensor,
         prev_actions: torch.Tensor,
         masks: torch.Tensor,
+        maps: torch.Tensor | None = None,
     ) -> tuple[torch.Tensor, torch.Tensor]:
         """Logits (T, N, 4) and values (T, N, 1) of a rollout: inputs are (T, N, ...), `hidden` the state
         before its first step; the encoders run on all T * N frames at once, the recurrence step by step."""
         steps, envs = goal.shape[:2]
         x = self.net.embed(
-            depth.flatten(0, 1), goal.flatten(0, 1), prev_actions.flatten(0, 1), masks.flatten(0, 1)
+            depth.flatten(0, 1),
+            goal.flatten(0, 1),
+            prev_actions.flatten(0, 1),
+            masks.flatten(0, 1),
+            None if maps is None else maps.flatten(0, 1),
         ).view(steps, envs, -1)
         outputs = []
         for t in range(steps):

@@ -170,7 +170,11 @@ class _Batch:
 
 
 class Renderer:
-    """Renders a static trimesh scene from arbitrary camera poses (4x4 world-from-camera, OpenGL camera)."""
+    """Renders a static trimesh scene from arbitrary camera poses (4x4 world-from-camera, OpenGL camera).
+
+    Every GL call runs with the renderer's context made current (`with self.ctx`): moderngl issues calls to
+    whichever context is current, so with several simulators in one process (the PointNav trainer's
+    environments) a frame would otherwise be drawn and read in another simulator's context."""
 
     def __init__(
         self,
@@ -197,6 +201,13 @@ class Renderer:
         self._clip_depth = depth_out_of_range == "clip"
         self._owns_ctx = ctx is None
         self.ctx = create_gl_context() if ctx is None else ctx
+        with self.ctx:
+            self._create(scene)
+
+    def _create(self, scene: trimesh.Scene) -> None:
+        """Program, attachments and geometry in this renderer's context."""
+        width, height, hfov_deg = self.width, self.height, self.hfov_deg
+        depth_min, depth_max = self.depth_min, self.depth_max
         self._proj = np.eye(4)
         self._program = self.ctx.program(vertex_shader=_VERTEX_SHADER, fragment_shader=_FRAGMENT_SHADER)
         self._uniform("depth_min").value = depth_min
@@ -220,6 +231,10 @@ class Renderer:
         the viewing direction, +y up). Without rgb the colour attachment is not written."""
         if self._released:
             raise RendererError("this renderer was released (its scene was unloaded)")
+        with self.ctx:
+            return self._render(pose_world_from_camera, sensors)
+
+    def _render(self, pose_world_from_camera: np.ndarray, sensors: Collection[str] | None) -> Frame:
         wanted = self.sensors if sensors is None else tuple(name for name in self.sensors if name in sensors)
         colour = "rgb" in wanted
         if colour != self._colour_writes:
@@ -263,13 +278,14 @@ class Renderer:
 
     def release(self) -> None:
         """Free the GL objects (and the context when this renderer created it)."""
-        for batch in self._batches:
-            batch.vao.release()
-            if batch.texture is not None:
-                batch.texture.release()
+        with self.ctx:
+            for batch in self._batches:
+                batch.vao.release()
+                if batch.texture is not None:
+                    batch.texture.release()
+            self._fbo.release()
         self._batches = []
         self._released = True
-        self._fbo.release()
         if self._owns_ctx:
             self.ctx.release()
 

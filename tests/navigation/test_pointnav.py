@@ -9,8 +9,10 @@ import numpy as np
 import pytest
 import torch
 
+from tango.mapping.obstacle_map import ObstacleMap
 from tango.navigation.actions import POINTNAV_ACTIONS, STOP
 from tango.navigation.config import NavigationConfig
+from tango.navigation.egocentric_map import MAP_CELLS, MAP_CHANNELS
 from tango.navigation.pointnav_checkpoint import (
     CheckpointError,
     checkpoint_dict,
@@ -20,7 +22,7 @@ from tango.navigation.pointnav_checkpoint import (
 from tango.navigation.pointnav_controller import PointNavController, policy_depth
 from tango.navigation.pointnav_net import PointNavPolicy
 from tango.navigation.pointnav_policy import RecurrentPointNavPolicy
-from tango.navigation.pointnav_small import SmallPointNavPolicy
+from tango.navigation.pointnav_small import SmallMapPointNavPolicy, SmallPointNavPolicy
 
 # Parameter names and shapes of habitat-baselines' PointNavResNetPolicy (depth + pointgoal_with_gps_compass,
 # resnet18, 32 base planes, LSTM 2 x 512, Discrete(4)), written out so an architecture drift fails here.
@@ -108,6 +110,40 @@ def test_random_init_small_policy_checkpoint_round_trips_and_drives_the_controll
     assert controller._hidden.shape == (1, 1, 256) and controller._hidden.abs().sum() > 0
 
 
+def test_random_init_map_policy_drives_the_controller_from_the_agents_map(tmp_path: Path) -> None:
+    torch.manual_seed(0)
+    path = tmp_path / "small_map.pth"
+    torch.save(checkpoint_dict(SmallMapPointNavPolicy(), {}, {"seed": 0}), path)
+    assert path.stat().st_size < 10 * 2**20  # the shipped checkpoint's size limit
+    loaded = load_pointnav_policy(path)
+    assert isinstance(loaded, SmallMapPointNavPolicy) and loaded.uses_map
+    controller = PointNavController(NavigationConfig(pointnav_checkpoint=str(path)), 0.5, 5.0, loaded)
+    depth = np.random.default_rng(0).uniform(0.5, 5.0, (256, 256)).astype(np.float32)
+    goal = np.array([1.0, 0.0, -3.0])
+    with pytest.raises(ValueError, match="small_map PointNav policy needs the obstacle map"):
+        controller.act(depth, np.zeros(3), 0.0, goal, 0.2)
+    omap = ObstacleMap()
+    assert controller.act(depth, np.zeros(3), 0.0, goal, 0.2, omap) in POINTNAV_ACTIONS
+
+
+def test_the_controller_marks_a_blocked_forward_step_on_the_map(tmp_path: Path) -> None:
+    class AlwaysForward(SmallMapPointNavPolicy):
+        def step(self, *inputs, **named):  # type: ignore[no-untyped-def]
+            _, values, hidden = super().step(*inputs, **named)
+            return torch.tensor([[0.0, 9.0, 0.0, 0.0]]), values, hidden
+
+    controller = PointNavController(NavigationConfig(), 0.5, 5.0, AlwaysForward().eval())
+    depth = np.full((64, 64), 5.0, np.float32)
+    omap = ObstacleMap()
+    goal = np.array([0.0, 0.0, -3.0])
+    assert controller.act(depth, np.zeros(3), 0.0, goal, 0.2, omap) == "move_forward"
+    assert not omap.obstacles.any()
+    controller.act(depth, np.zeros(3), 0.0, goal, 0.2, omap)  # the forward step did not move the agent
+    rows, cols = np.nonzero(omap.obstacles)
+    ahead = omap.grid.world_to_pixel(np.array([[0.0, 0.0, -0.23]]))[0]
+    assert len(rows) > 0 and abs(rows.mean() - ahead[0]) <= 1 and abs(cols.mean() - ahead[1]) <= 2
+
+
 def test_a_small_checkpoint_is_not_loaded_as_the_resnet(tmp_path: Path) -> None:
     saved = checkpoint_dict(SmallPointNavPolicy(), {}, {})
     saved.pop("tango_pointnav")  # without our record the file reads as habitat-baselines' ResNet-18
@@ -116,7 +152,7 @@ def test_a_small_checkpoint_is_not_loaded_as_the_resnet(tmp_path: Path) -> None:
         load_pointnav_policy(tmp_path / "unnamed.pth")
 
 
-@pytest.mark.parametrize("policy_class", [SmallPointNavPolicy, PointNavPolicy])
+@pytest.mark.parametrize("policy_class", [SmallPointNavPolicy, SmallMapPointNavPolicy, PointNavPolicy])
 def test_random_init_policy_replays_a_rollout_as_its_steps(
     policy_class: type[RecurrentPointNavPolicy],
 ) -> None:
@@ -128,11 +164,15 @@ def test_random_init_policy_replays_a_rollout_as_its_steps(
     prev = torch.randint(0, 4, (steps, envs, 1))
     masks = torch.tensor([[[False], [True]], [[True], [True]], [[True], [False]]])
     hidden = torch.rand(envs, *policy.initial_state(1).shape[1:])
+    maps = torch.rand(steps, envs, MAP_CELLS, MAP_CELLS, MAP_CHANNELS) if policy.uses_map else None
     with torch.no_grad():
-        logits, values = policy.evaluate_sequence(depth, goal, hidden, prev, masks)
+        logits, values = policy.evaluate_sequence(depth, goal, hidden, prev, masks, maps)
         state = hidden
         for t in range(steps):
-            step_logits, step_values, state = policy.step(depth[t], goal[t], state, prev[t], masks[t])
+            step_maps = None if maps is None else maps[t]
+            step_logits, step_values, state = policy.step(
+                depth[t], goal[t], state, prev[t], masks[t], step_maps
+            )
             torch.testing.assert_close(logits[t], step_logits, rtol=1e-4, atol=1e-5)
             torch.testing.assert_close(values[t], step_values, rtol=1e-4, atol=1e-5)
 

@@ -37,16 +37,25 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_room(tmp_path_factory.mktemp("room"))
 
 
-def room_env(room: Path, seed: int = 0, **settings: float) -> PointGoalEnv:
+def room_env(
+    room: Path, seed: int = 0, teacher: str = "map_fmm", with_map: bool = False, **settings: float
+) -> PointGoalEnv:
     sim = PointGoalEnv.sim_config(EmbeddedSimConfig(), 32)
-    return PointGoalEnv([room], sim, 64, EpisodeSettings(**settings), seed)  # type: ignore[arg-type]
+    episode = EpisodeSettings(**settings)  # type: ignore[arg-type]
+    return PointGoalEnv([room], sim, 64, episode, seed, teacher=teacher, with_map=with_map)
 
 
-def test_follower_labels_drive_every_training_episode_to_success(room: Path) -> None:
-    env = room_env(room)
+@pytest.mark.parametrize("teacher", ["map_fmm", "geodesic"])
+def test_teacher_labels_drive_every_training_episode_to_success(room: Path, teacher: str) -> None:
+    env = room_env(room, teacher=teacher, with_map=teacher == "map_fmm")
     observation = env.reset()
     assert observation.depth.shape == (64, 64, 1) and observation.goal.shape == (2,)
     assert 0.0 <= observation.depth.min() and observation.depth.max() <= 1.0
+    if teacher == "map_fmm":  # the agent's own map, built from the first frame: something is explored
+        assert observation.map is not None and observation.map.shape == (64, 64, 3)
+        assert observation.map[..., 1].max() > 0.5 and observation.map[..., 2].max() == 1.0
+    else:
+        assert observation.map is None
     ended = []
     for _ in range(1000):
         transition = env.step(observation.teacher)
@@ -103,14 +112,65 @@ def rollout_of(
     )
 
 
+def test_the_map_teacher_labels_the_steps_another_driver_took(room: Path) -> None:
+    """DAgger: the policy drives, the FMM teacher labels; a forward step the teacher did not choose but that
+    hit a wall is still recognised (marked on the agent's map), and turns are never taken for collisions."""
+    env = room_env(room, seed=3, with_map=True)
+    env.reset()
+    turn = POINTNAV_ACTIONS.index("turn_left")
+    for _ in range(6):
+        env.step(turn)
+    assert env._planner._collisions == 0 and not env._map._collision_pixels  # type: ignore[union-attr]
+    forward = POINTNAV_ACTIONS.index("move_forward")
+    before = env._map.version  # type: ignore[union-attr]
+    blocked = 0
+    for _ in range(40):  # walk straight until the wall stops the agent
+        position = np.asarray(env.sim.get_agent_state().position)
+        transition = env.step(forward)
+        if transition.done:
+            break
+        moved = np.linalg.norm(np.asarray(env.sim.get_agent_state().position) - position)
+        blocked += int(moved < 0.05)
+    env.close()
+    assert blocked > 0 and env._map.version > before  # type: ignore[union-attr]
+    assert env._map._collision_pixels  # type: ignore[union-attr]
+
+
 def test_imitation_weighs_label_changes_and_episode_starts() -> None:
     imitation = Imitation(ImitationSettings(inflection_weight=3.0), torch.Generator())
     rollout = rollout_of([[1], [1], [2], [2], [2]], [[True], [True], [True], [True], [False]])
     assert imitation.weights(rollout).view(-1).tolist() == [3.0, 1.0, 3.0, 1.0, 3.0]
 
 
+def test_dagger_aggregates_a_bounded_set_of_past_rollouts() -> None:
+    settings = ImitationSettings(epochs=1, minibatches=1, replay_rollouts=2, replay_per_update=3)
+    imitation = Imitation(settings, torch.Generator().manual_seed(0))
+    policy = SmallPointNavPolicy()
+    seen: list[torch.Tensor] = []
+    original = policy.evaluate_sequence
+
+    def recording(depth, goal, hidden, prev, masks, maps=None):  # type: ignore[no-untyped-def]
+        seen.append(depth[0, 0, 0, 0, 0].clone())
+        return original(depth, goal, hidden, prev, masks, maps)
+
+    policy.evaluate_sequence = recording  # type: ignore[method-assign]
+    rollouts = []
+    for index in range(4):
+        rollout = rollout_of([[1], [2]], [[False], [True]])
+        rollout.depth[:] = float(index)  # tells the rollouts apart
+        rollouts.append(rollout)
+        seen.clear()
+        imitation.update(policy, rollout, lambda loss: loss.backward())
+        assert seen[0] == float(index)  # the new rollout first
+        assert len(seen) == (1 if index == 0 else 1 + 3)  # then three draws from the kept ones
+        assert all(index - 2 <= float(v) < index for v in seen[1:])  # only the last two are kept
+    assert len(imitation.replay) == 2
+
+
 def test_dagger_beta_decays_then_the_policy_drives() -> None:
-    imitation = Imitation(ImitationSettings(beta_decay_fraction=0.5), torch.Generator().manual_seed(0))
+    imitation = Imitation(
+        ImitationSettings(beta_end=0.0, beta_decay_fraction=0.5), torch.Generator().manual_seed(0)
+    )
     imitation.schedule(0.25)
     assert imitation.beta == pytest.approx(0.5)
     imitation.schedule(0.8)

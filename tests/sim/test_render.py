@@ -166,3 +166,20 @@ def test_frames_without_colour_and_deferred_colour_are_the_full_render_bits(tmp_
     renderer.release()
     with pytest.raises(RendererError, match="released"):
         deferred[0]()
+
+
+def test_renderers_with_their_own_contexts_in_one_process_each_draw_their_own_scene() -> None:
+    """Several simulators in one process (the PointNav trainer's environments): a renderer made after another
+    must not take over the first one's frames (moderngl draws in whichever context is current)."""
+    pose = camera_pose(np.array([0.3, 0.0, 0.5]), 0.0, -0.2, height=0.88)
+    first = Renderer(_plane_scene(), 64, 64, HFOV, depth_min=0.0, depth_max=100.0)
+    alone = first.render(pose).depth
+    empty = trimesh.Scene()
+    empty.add_geometry(trimesh.creation.box((0.1, 0.1, 0.1)), node_name="obj_1")
+    second = Renderer(empty, 32, 32, HFOV, depth_min=0.0, depth_max=100.0)
+    for _ in range(2):
+        assert np.array_equal(first.render(pose).depth, alone)
+        assert second.render(pose).depth.max() == 0.0  # the small box is below the field of view
+    second.release()
+    assert np.array_equal(first.render(pose).depth, alone)
+    first.release()

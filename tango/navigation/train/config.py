@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 PHASES = ("imitation", "ppo")
-ARCHITECTURE_NAMES = ("small", "resnet18")
+TEACHERS = ("map_fmm", "geodesic")
+ARCHITECTURE_NAMES = ("small", "small_map", "resnet18")
 
 
 @dataclass
@@ -26,16 +27,21 @@ class EpisodeSettings:
 @dataclass
 class ImitationSettings:
     """DAgger: the executed action is the teacher's with probability beta (decaying linearly from
-    beta_start to beta_end over the first beta_decay_fraction of training), else the policy's greedy action;
-    every step is labelled by the teacher. Steps where the label changes weigh `inflection_weight`. Each rollout
-    is trained on for `epochs` passes of `minibatches` gradient steps."""
+    beta_start to beta_end over the first beta_decay_fraction of training), else the policy's greedy action
+    (beta_end 0, the policy alone, made every run measured here collapse: BENCHMARKS.md, "PointGoal policy");
+    every step is labelled by the teacher. Steps where the label changes weigh `inflection_weight`. Each update
+    makes `epochs` passes of `minibatches` gradient steps over the new rollout and `replay_per_update` rollouts
+    drawn from the last `replay_rollouts` (DAgger's aggregated data set, bounded; each process keeps its own,
+    a resumed run starts it empty)."""
 
-    epochs: int = 4
+    epochs: int = 1
     minibatches: int = 4
     beta_start: float = 1.0
-    beta_end: float = 0.0
-    beta_decay_fraction: float = 0.3
+    beta_end: float = 0.5
+    beta_decay_fraction: float = 0.2
     inflection_weight: float = 3.0
+    replay_rollouts: int = 32
+    replay_per_update: int = 2
 
 
 @dataclass
@@ -60,12 +66,15 @@ class PointNavTrainConfig:
 
     Training apartments are generated from `train_scene_seed`, validation apartments from `val_scene_seed`
     (the synthetic benchmark dataset uses seed 0: none of them is seen in training). `total_steps` counts
-    environment steps over all processes; `threads` is torch's per process.
+    environment steps over all processes; `threads` is torch's per process. `teacher` labels the imitation
+    steps: "map_fmm" (the FMM planner on the agent's own obstacle map: what the policy could know) or "geodesic"
+    (the oracle follower on the true navigability grid).
     """
 
     output_dir: str = "runs/pointnav_train"
-    architecture: str = "small"
+    architecture: str = "small_map"
     phase: str = "imitation"
+    teacher: str = "map_fmm"
     init_checkpoint: str = ""
     total_steps: int = 300_000
     num_envs: int = 8
@@ -92,6 +101,8 @@ class PointNavTrainConfig:
             raise ValueError(
                 f"train.architecture must be one of {ARCHITECTURE_NAMES}, got {self.architecture!r}"
             )
+        if self.teacher not in TEACHERS:
+            raise ValueError(f"train.teacher must be one of {TEACHERS}, got {self.teacher!r}")
         if self.phase not in PHASES:
             raise ValueError(f"train.phase must be one of {PHASES}, got {self.phase!r}")
         from tango.scenes.datasets.default import DEFAULT_CONFIG

@@ -1,8 +1,11 @@
-"""Point-goal training environments on the embedded simulator: depth and (rho, theta) in, one of the four
-PointNav actions out, with the oracle geodesic follower's action as the label of every step.
+"""Point-goal training environments on the embedded simulator: depth and (rho, theta) in (and the agent's own
+egocentric map for map-using policies), one of the four PointNav actions out, with a teacher's action as the
+label of every step.
 
-The follower and the geodesic distances read the scene's navigability grid: ground truth that only training
-(labels, rewards, metrics) sees; the policy's inputs are the depth frame and the point goal in its own frame.
+Two teachers: "map_fmm", the project's FMM controller planning on the obstacle map the agent builds from its
+own depth (unknown cells free), i.e. on the information the policy has; and "geodesic", the oracle follower on
+the scene's navigability grid (ground truth). Geodesic distances (rewards, success, SPL) read ground truth that
+only training sees; the policy's inputs are the depth frame, the point goal in its own frame and its own map.
 """
 
 from __future__ import annotations
@@ -13,9 +16,14 @@ from typing import Any
 
 import numpy as np
 
-from tango.navigation.actions import POINTNAV_ACTIONS, STOP
+from tango.agent.observation import Observation as AgentObservation
+from tango.mapping.obstacle_map import ObstacleMap
+from tango.navigation.actions import MOVE_FORWARD, POINTNAV_ACTIONS, STOP
+from tango.navigation.config import NavigationConfig
+from tango.navigation.egocentric_map import egocentric_map
+from tango.navigation.fmm_controller import FmmController, mark_blocked_step
 from tango.navigation.pointnav_controller import polar_goal, policy_depth
-from tango.navigation.train.config import EpisodeSettings
+from tango.navigation.train.config import TEACHERS, EpisodeSettings
 from tango.scenes.datasets.pointnav import PointGoal, PointNavConfig, sample_point_goal
 from tango.sim.config import EmbeddedSimConfig
 from tango.sim.follower import OracleGeodesicFollower
@@ -28,11 +36,13 @@ ACTION_INDEX = {name: index for index, name in enumerate(POINTNAV_ACTIONS)}
 
 @dataclass
 class Observation:
-    """What the policy sees and what the teacher says: depth (S, S, 1) in [0, 1], goal (rho, theta)."""
+    """What the policy sees and what the teacher says: depth (S, S, 1) in [0, 1], goal (rho, theta), the
+    egocentric map (M, M, C) when the environment builds one."""
 
     depth: np.ndarray
     goal: np.ndarray
     teacher: int
+    map: np.ndarray | None = None
 
 
 @dataclass
@@ -57,7 +67,9 @@ class Transition:
 
 class PointGoalEnv:
     """One simulator running point-goal episodes on `scenes`, changing scene every `episodes_per_scene`
-    episodes; `episodes` fixes the episode list (validation), else episodes are sampled."""
+    episodes; `episodes` fixes the episode list (validation), else episodes are sampled. `with_map` builds the
+    agent's obstacle map every step and shows the policy its egocentric crop (the map_fmm teacher builds the
+    map in any case)."""
 
     def __init__(
         self,
@@ -67,8 +79,16 @@ class PointGoalEnv:
         settings: EpisodeSettings,
         seed: int | list[int],
         episodes: list[tuple[Path, PointGoal]] | None = None,
+        teacher: str = "map_fmm",
+        with_map: bool = False,
     ) -> None:
+        if teacher not in TEACHERS:
+            raise ValueError(f"train.teacher must be one of {TEACHERS}, got {teacher!r}")
         self.scenes = scenes
+        self.teacher = teacher
+        self.with_map = with_map
+        self._builds_map = with_map or teacher == "map_fmm"
+        self._hfov = sim_config.hfov
         self.settings = settings
         self.depth_size = depth_size
         self.min_depth, self.max_depth = sim_config.depth_min, sim_config.depth_max
@@ -145,6 +165,8 @@ class PointGoalEnv:
         self._follower = OracleGeodesicFollower(
             sim, [self.episode.goal.tolist()], self.settings.teacher_stop_distance
         )
+        self._map = ObstacleMap() if self._builds_map else None
+        self._planner = FmmController(NavigationConfig(), seed=int(self.rng.integers(2**31)))
         self._distance = self._follower.distance()
         self._best, self._since_best = self._distance, 0
         self._steps, self._path = 0, 0.0
@@ -157,10 +179,26 @@ class PointGoalEnv:
         depth = np.asarray(raw["depth"])[..., 0]
         frame = policy_depth(depth, self.min_depth, self.max_depth, self.depth_size)
         position = np.asarray(sim.get_agent_state().position, np.float64)
-        rho, theta = polar_goal(position, sim.agent_yaw, self.episode.goal)
+        yaw = sim.agent_yaw
+        rho, theta = polar_goal(position, yaw, self.episode.goal)
         self._rho = rho
-        teacher = ACTION_INDEX[self._follower.next_action()]
-        self._last = Observation(frame[:, :, None], np.array([rho, theta], np.float32), teacher)
+        if self._map is not None:
+            self._map.update(
+                AgentObservation(
+                    rgb=np.zeros((1, 1, 3), np.uint8), depth=depth, camera_pose=sim.camera_pose(),
+                    hfov_deg=self._hfov, agent_position=position, agent_yaw=yaw,
+                )
+            )  # fmt: skip
+        if self.teacher == "map_fmm":
+            assert self._map is not None
+            stop = self.settings.teacher_stop_distance
+            label = self._planner.act(position, yaw, self.episode.goal, self._map, stop)
+        else:
+            label = self._follower.next_action()
+        crop = egocentric_map(self._map, position, yaw, rho, theta) if self.with_map and self._map else None
+        self._last = Observation(
+            frame[:, :, None], np.array([rho, theta], np.float32), ACTION_INDEX[label], crop
+        )
         return self._last
 
     def step(self, action: int) -> Transition:
@@ -170,8 +208,12 @@ class PointGoalEnv:
         sim = self.sim
         name = STOP if self._rho <= self.settings.stop_radius else POINTNAV_ACTIONS[action]
         before = np.asarray(sim.get_agent_state().position, np.float64)
+        self._planner.executed(name)
         raw = sim.step(name) if name != STOP else None
         after = np.asarray(sim.get_agent_state().position, np.float64)
+        blocked = float(np.linalg.norm(after - before)) < NavigationConfig().stuck_displacement
+        if self._map is not None and name == MOVE_FORWARD and blocked:
+            mark_blocked_step(self._map, after, sim.agent_yaw)
         self._path += float(np.linalg.norm(after - before))
         self._steps += 1
         previous, self._distance = self._distance, self._follower.distance(after)

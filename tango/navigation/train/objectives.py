@@ -4,6 +4,7 @@ one rollout updates the policy."""
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 
 import numpy as np
@@ -27,6 +28,7 @@ class Imitation:
         self.settings = settings
         self.generator = generator
         self.beta = settings.beta_start
+        self.replay: deque[Rollout] = deque(maxlen=max(1, settings.replay_rollouts))
 
     def schedule(self, progress: float) -> None:
         """Set beta for a point of training (progress in [0, 1])."""
@@ -55,30 +57,49 @@ class Imitation:
     def update(
         self, policy: RecurrentPointNavPolicy, rollout: Rollout, step: GradientStep
     ) -> dict[str, float]:
-        """Weighted cross-entropy against the labels: `epochs` passes over the rollout, each in `minibatches`
-        groups of environments (whole sequences, replayed from their stored recurrent state)."""
-        weights = self.weights(rollout)
+        """Weighted cross-entropy against the labels: `epochs` passes over the rollout and the replayed ones,
+        each in `minibatches` groups of environments (whole sequences, replayed from their stored recurrent
+        state). Loss and agreement are reported on the new rollout."""
+        s = self.settings
+        replayed = []
+        if s.replay_rollouts > 0 and self.replay:
+            picks = torch.randint(len(self.replay), (s.replay_per_update,), generator=self.generator)
+            replayed = [self.replay[int(i)] for i in picks]
+        if s.replay_rollouts > 0:
+            self.replay.append(rollout)
         losses, agreement = [], []
-        for _ in range(self.settings.epochs):
-            for index in environment_batches(rollout, self.settings.minibatches):
-                logits, _ = policy.evaluate_sequence(
-                    rollout.depth[:, index],
-                    rollout.goal[:, index],
-                    rollout.hidden[index],
-                    rollout.prev_actions[:, index],
-                    rollout.masks[:, index],
-                )
-                labels, weight = rollout.labels[:, index], weights[:, index]
-                each = F.cross_entropy(logits.flatten(0, 1), labels.flatten(), reduction="none")
-                loss = (each * weight.flatten()).sum() / weight.sum()
-                step(loss)
-                losses.append(float(loss.detach()))
-                agreement.append(float((logits.argmax(-1) == labels).float().mean()))
+        for _ in range(s.epochs):
+            for data in [rollout, *replayed]:
+                weights = self.weights(data)
+                for index in environment_batches(data, s.minibatches):
+                    logits, _ = replay_sequences(policy, data, index)
+                    labels, weight = data.labels[:, index], weights[:, index]
+                    each = F.cross_entropy(logits.flatten(0, 1), labels.flatten(), reduction="none")
+                    loss = (each * weight.flatten()).sum() / weight.sum()
+                    step(loss)
+                    if data is rollout:
+                        losses.append(float(loss.detach()))
+                        agreement.append(float((logits.argmax(-1) == labels).float().mean()))
         return {
             "loss": float(np.mean(losses)),
             "teacher_agreement": float(np.mean(agreement)),
             "beta": self.beta,
         }
+
+
+def replay_sequences(
+    policy: RecurrentPointNavPolicy, rollout: Rollout, index: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Logits and values of the policy over environments `index` of a rollout, replayed from their stored
+    recurrent state."""
+    return policy.evaluate_sequence(
+        rollout.depth[:, index],
+        rollout.goal[:, index],
+        rollout.hidden[index],
+        rollout.prev_actions[:, index],
+        rollout.masks[:, index],
+        None if rollout.maps is None else rollout.maps[:, index],
+    )
 
 
 def environment_batches(rollout: Rollout, minibatches: int) -> tuple[torch.Tensor, ...]:
@@ -130,13 +151,7 @@ class Ppo:
         stats = {"loss": 0.0, "value_loss": 0.0, "entropy": 0.0}
         for _ in range(s.epochs):
             for index in environment_batches(rollout, s.minibatches):
-                logits, values = policy.evaluate_sequence(
-                    rollout.depth[:, index],
-                    rollout.goal[:, index],
-                    rollout.hidden[index],
-                    rollout.prev_actions[:, index],
-                    rollout.masks[:, index],
-                )
+                logits, values = replay_sequences(policy, rollout, index)
                 dist = torch.distributions.Categorical(logits=logits)
                 ratio = torch.exp(dist.log_prob(rollout.actions[:, index]) - rollout.log_probs[:, index])
                 adv = normalised[:, index]

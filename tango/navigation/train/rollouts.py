@@ -38,6 +38,8 @@ class Rollout:
     dones: torch.Tensor
     next_value: torch.Tensor
     ended: list[EpisodeEnd] = field(default_factory=list)
+    maps: torch.Tensor | None = None
+    """(T, N, M, M, C) egocentric maps for a map-using policy, else None."""
 
 
 class EnvBatch:
@@ -54,8 +56,8 @@ class EnvBatch:
         for env in self.envs:
             env.close()
 
-    def inputs(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """Depth (N, S, S, 1), goal (N, 2) and teacher labels (N,) of the current observations."""
+    def inputs(self) -> PolicyInputs:
+        """The current observations as tensors."""
         return observation_tensors(self.observations)
 
     def collect(
@@ -70,17 +72,20 @@ class EnvBatch:
         n = len(self.envs)
         hidden0 = self.hidden.clone()
         frames: list[torch.Tensor] = []
+        maps: list[torch.Tensor] = []
         goals, prevs, masks, labels, actions, log_probs, values, reward_rows, dones = ([] for _ in range(9))
         ended: list[EpisodeEnd] = []
         for _ in range(steps):
-            depth, goal, label = self.inputs()
+            depth, goal, label, crop = self.inputs()
             with torch.no_grad():
                 logits, value, self.hidden = policy.step(
-                    depth, goal, self.hidden, self.prev_actions, self.masks
+                    depth, goal, self.hidden, self.prev_actions, self.masks, crop
                 )
             action = choose(logits, label)
             log_prob = torch.distributions.Categorical(logits=logits).log_prob(action)
             frames.append(depth)
+            if crop is not None:
+                maps.append(crop)
             goals.append(goal)
             prevs.append(self.prev_actions.clone())
             masks.append(self.masks.clone())
@@ -100,9 +105,9 @@ class EnvBatch:
             dones.append(torch.from_numpy(done))
             self.prev_actions = action.view(n, 1)
             self.masks = ~torch.from_numpy(done).view(n, 1)
-        depth, goal, _ = self.inputs()
+        depth, goal, _, crop = self.inputs()
         with torch.no_grad():
-            _, next_value, _ = policy.step(depth, goal, self.hidden, self.prev_actions, self.masks)
+            _, next_value, _ = policy.step(depth, goal, self.hidden, self.prev_actions, self.masks, crop)
         return Rollout(
             depth=torch.stack(frames),
             goal=torch.stack(goals),
@@ -117,12 +122,19 @@ class EnvBatch:
             dones=torch.stack(dones),
             next_value=next_value.squeeze(-1),
             ended=ended,
+            maps=torch.stack(maps) if maps else None,
         )
 
 
-def observation_tensors(observations: list[Observation]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Stack observations into depth (N, S, S, 1), goal (N, 2) and teacher labels (N,)."""
+PolicyInputs = tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor | None]
+"""Depth (N, S, S, 1), goal (N, 2), teacher labels (N,) and egocentric maps (N, M, M, C) or None."""
+
+
+def observation_tensors(observations: list[Observation]) -> PolicyInputs:
+    """Stack observations into the policy's input tensors and the labels."""
     depth = torch.from_numpy(np.stack([o.depth for o in observations]))
     goal = torch.from_numpy(np.stack([o.goal for o in observations]))
     labels = torch.tensor([o.teacher for o in observations], dtype=torch.long)
-    return depth, goal, labels
+    crops = [o.map for o in observations]
+    maps = None if any(c is None for c in crops) else torch.from_numpy(np.stack(crops))  # type: ignore[arg-type]
+    return depth, goal, labels, maps

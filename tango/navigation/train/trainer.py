@@ -82,6 +82,7 @@ class Trainer:
             "forward_step": sim.forward_step,
             "turn_angle": sim.turn_angle,
             "phase": self.config.phase,
+            "teacher": self.config.teacher,
             "seed": self.config.seed,
             "train_scenes": self.config.train_scenes,
             "train_scene_seed": self.config.train_scene_seed,
@@ -94,7 +95,15 @@ class Trainer:
         c, rank = self.config, self.workers.rank
         seed = [c.seed, rank, self.progress.update]
         envs = [
-            PointGoalEnv(self.train_scenes, self.sim, self.policy.depth_size, c.episode, [*seed, i])
+            PointGoalEnv(
+                self.train_scenes,
+                self.sim,
+                self.policy.depth_size,
+                c.episode,
+                [*seed, i],
+                teacher=c.teacher,
+                with_map=self.policy.uses_map,
+            )
             for i in range(c.num_envs)
         ]
         return EnvBatch(envs, self.policy)
@@ -146,9 +155,13 @@ class Trainer:
                     save_atomic(checkpoint_dict(self.policy, self._config_dict(), self.metadata()), snapshot)
                 if workers.is_main and (self.progress.update % c.checkpoint_every == 0 or last):
                     save_resumable(
-                        self.out / LATEST, self.policy, self.optimizer, self.progress, self._config_dict(),
+                        self.out / LATEST,
+                        self.policy,
+                        self.optimizer,
+                        self.progress,
+                        self._config_dict(),
                         self.metadata(),
-                    )  # fmt: skip
+                    )
                 barrier(workers)
                 began_wall, began_cpu = time.perf_counter(), time.process_time()
         finally:
@@ -171,7 +184,15 @@ class Trainer:
         scenes = apartment_scenes(c.val_scenes, c.val_scene_seed)
         episodes = validation_episodes(scenes, c.val_episodes_per_scene, c.episode, c.val_scene_seed)
         envs = [
-            PointGoalEnv(scenes, self.sim, self.policy.depth_size, c.episode, [c.val_scene_seed, i])
+            PointGoalEnv(
+                scenes,
+                self.sim,
+                self.policy.depth_size,
+                c.episode,
+                [c.val_scene_seed, i],
+                teacher="geodesic",
+                with_map=self.policy.uses_map,
+            )
             for i in range(len(scenes))
         ]
         return envs, episodes

@@ -52,8 +52,8 @@ def run_validation(
     ended: list[EpisodeEnd] = []
     policy.eval()
     while any(active):
-        depth, goal, _ = observation_tensors([o or placeholder for o in observations])
-        actions, hidden = policy.act(depth, goal, hidden, prev_actions, masks)
+        depth, goal, _, maps = observation_tensors([o or placeholder for o in observations])
+        actions, hidden = policy.act(depth, goal, hidden, prev_actions, masks, maps)
         for i, env in enumerate(envs):
             if not active[i]:
                 continue
