@@ -34,18 +34,3 @@ def make_config():
 
 
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs"
-OTHER_GROUP_DEFAULTS = {
-    "sim": "embedded",
-    "perception": "oracle",
-    "generator": "template",
-    "agent": "default",
-}
-
-
-def missing_group_overrides() -> list[str]:
-    """`~group` overrides for the eval.yaml defaults whose config files other modules have not written yet."""
-    return [
-        f"~{group}"
-        for group, name in OTHER_GROUP_DEFAULTS.items()
-        if not (CONFIG_DIR / group / f"{name}.yaml").is_file()
-    ]

@@ -12,8 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.harness.conftest import missing_group_overrides
-
 REPO = Path(__file__).resolve().parents[2]
 NUM_EPISODES = 12
 
@@ -24,7 +22,6 @@ def _command(run_dir: Path, workers: int) -> list[str]:
         "-m",
         "tango.eval",
         "task=fake",
-        *missing_group_overrides(),
         f"eval.num_episodes={NUM_EPISODES}",
         f"eval.output_dir={run_dir}",
         "eval.progress=false",

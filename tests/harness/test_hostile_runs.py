@@ -16,7 +16,7 @@ import pytest
 from tango.harness.dirlock import OutputDirBusy, OutputDirLock
 from tango.harness.inflight import INFLIGHT_DIR
 from tango.harness.run import run_evaluation
-from tests.harness.conftest import fake_config, missing_group_overrides
+from tests.harness.conftest import fake_config
 
 REPO = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "OMP_NUM_THREADS": "1"}
@@ -25,7 +25,7 @@ SLOW = ["task.step_sleep_s=0.02", "task.min_steps=10", "task.max_steps=20"]
 
 def _command(run_dir: Path, *overrides: str) -> list[str]:
     return [
-        sys.executable, "-m", "tango.eval", "task=fake", *missing_group_overrides(), f"eval.output_dir={run_dir}",
+        sys.executable, "-m", "tango.eval", "task=fake", f"eval.output_dir={run_dir}",
         "eval.progress=false", "eval.report=false", *overrides,
     ]  # fmt: skip
 
