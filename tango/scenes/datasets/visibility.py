@@ -60,7 +60,10 @@ def scene_triangles(scene: trimesh.Scene) -> tuple[np.ndarray, np.ndarray]:
 
 
 class VisibilityRenderer:
-    """Id-only frames of the geometry that can stand between an eye and an object: `masks(obj, poses)`."""
+    """Id-only frames of the geometry that can stand between an eye and an object: `masks(obj, poses)`.
+
+    Its GL calls run with its context made current, as the simulator's `Renderer` does (tango/sim/render.py):
+    moderngl draws in whichever context is current, and leaving another renderer's block makes none current."""
 
     def __init__(
         self,
@@ -80,13 +83,14 @@ class VisibilityRenderer:
         self._hi = self._triangles.max(axis=1)
         self._owns_ctx = ctx is None
         self.ctx = create_gl_context() if ctx is None else ctx
-        self._program = self.ctx.program(vertex_shader=_VERTEX_SHADER, fragment_shader=_FRAGMENT_SHADER)
         proj = perspective(hfov_deg, width, height, _NEAR_PLANE, _FAR_PLANE)
         proj[1, :] *= -1.0  # upside down, so that the first row read back is the image's top row
         self._proj = proj
-        self._ids_texture = self.ctx.texture((width, height), 1, dtype="i4")
-        self._zbuffer = self.ctx.depth_renderbuffer((width, height))
-        self._fbo = self.ctx.framebuffer([self._ids_texture], self._zbuffer)
+        with self.ctx:
+            self._program = self.ctx.program(vertex_shader=_VERTEX_SHADER, fragment_shader=_FRAGMENT_SHADER)
+            self._ids_texture = self.ctx.texture((width, height), 1, dtype="i4")
+            self._zbuffer = self.ctx.depth_renderbuffer((width, height))
+            self._fbo = self.ctx.framebuffer([self._ids_texture], self._zbuffer)
 
     def masks(self, obj: SceneObject, poses: list[np.ndarray]) -> Iterator[np.ndarray]:
         """For each world-from-camera pose, the boolean mask of `obj`'s pixels in its instance-id frame.
@@ -107,14 +111,15 @@ class VisibilityRenderer:
         data = np.zeros(len(near) * 3, dtype=_VERTEX_DTYPE)
         data["pos"] = self._triangles[near].reshape(-1, 3)
         data["id"] = np.repeat(self._ids[near], 3)
-        vertices = self.ctx.buffer(data.tobytes())
-        indices = self.ctx.buffer(reserve=len(near) * 3 * 4, dynamic=True)
-        vao = self.ctx.vertex_array(
-            self._program,
-            [(vertices, "3f 1i", "in_pos", "in_id")],
-            index_buffer=indices,
-            index_element_size=4,
-        )
+        with self.ctx:
+            vertices = self.ctx.buffer(data.tobytes())
+            indices = self.ctx.buffer(reserve=len(near) * 3 * 4, dynamic=True)
+            vao = self.ctx.vertex_array(
+                self._program,
+                [(vertices, "3f 1i", "in_pos", "in_id")],
+                index_buffer=indices,
+                index_element_size=4,
+            )
         corners = np.arange(len(near) * 3, dtype=np.uint32).reshape(-1, 3)
         lo, hi = self._lo[near], self._hi[near]
         out = np.empty((self.height, self.width), dtype=np.int32)
@@ -124,26 +129,29 @@ class VisibilityRenderer:
             for pose, eye_lo, eye_hi in zip(poses, box_lo, box_hi, strict=True):
                 drawn = corners[np.all(hi >= eye_lo, axis=1) & np.all(lo <= eye_hi, axis=1)]
                 view = np.linalg.inv(np.asarray(pose, dtype=np.float64))
-                uniform.write((self._proj @ view).T.astype("f4").tobytes())
-                self._fbo.use()
-                self._fbo.clear(depth=1.0)
-                if len(drawn):
-                    indices.write(drawn.tobytes())
-                    self.ctx.enable(moderngl.DEPTH_TEST)
-                    self.ctx.disable(moderngl.CULL_FACE)
-                    vao.render(moderngl.TRIANGLES, vertices=drawn.size)
-                self._fbo.read_into(out, components=1, dtype="i4")
+                with self.ctx:  # not across the yield: the caller may draw in other contexts meanwhile
+                    uniform.write((self._proj @ view).T.astype("f4").tobytes())
+                    self._fbo.use()
+                    self._fbo.clear(depth=1.0)
+                    if len(drawn):
+                        indices.write(drawn.tobytes())
+                        self.ctx.enable(moderngl.DEPTH_TEST)
+                        self.ctx.disable(moderngl.CULL_FACE)
+                        vao.render(moderngl.TRIANGLES, vertices=drawn.size)
+                    self._fbo.read_into(out, components=1, dtype="i4")
                 yield out == obj.id
         finally:
-            vao.release()
-            indices.release()
-            vertices.release()
+            with self.ctx:
+                vao.release()
+                indices.release()
+                vertices.release()
 
     def release(self) -> None:
         """Free the GL objects (and the context when this renderer created it)."""
-        self._fbo.release()
-        self._ids_texture.release()
-        self._zbuffer.release()
-        self._program.release()
+        with self.ctx:
+            self._fbo.release()
+            self._ids_texture.release()
+            self._zbuffer.release()
+            self._program.release()
         if self._owns_ctx:
             self.ctx.release()
