@@ -14,9 +14,14 @@ SHOWN_EVENTS = ("call", "repeat", "stop", "steps", "replan", "generation", "erro
 def program_listing(run: ProgramRun, number: int, segment: Segment) -> list[str]:
     """One program with a row per source line: runs, calls, steps, seconds, the source, its loop."""
     end = run.end or {}
-    where = "" if segment.index is None else f" · subtask {segment.index}"
-    goal = segment.header.get("goal_type")
-    where += f" ({goal})" if goal else ""
+    later = [int(event.get("index", 0)) for event in run.events if event.get("event") == "subtask"]
+    if segment.index is None:
+        where = ""
+    elif later:  # one program for the whole GOAT episode
+        where = f" · subtasks {segment.index}–{later[-1]}"
+    else:
+        goal = segment.header.get("goal_type")
+        where = f" · subtask {segment.index}" + (f" ({goal})" if goal else "")
     total_time = sum(float(row.get("time_s") or 0.0) for row in run.profile.values())
     title = (
         f"program {number}{where} · {end.get('stop_reason', 'did not finish')} · "

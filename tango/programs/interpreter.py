@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tango.primitives import PrimitiveSpec, Toolbox, get_toolbox
-from tango.programs.budget import BudgetExhausted
+from tango.programs.budget import Budget, BudgetExhausted
 from tango.programs.builtins import BUILTINS
 from tango.programs.errors import ProgramRuntimeError
 from tango.programs.operations import SEQUENCES, Operations
@@ -57,6 +57,10 @@ _CHECKED_TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
+def _counters(budget: Budget) -> tuple[int, ...]:
+    return (budget.steps, budget.primitive_calls, budget.statements, budget.work)
+
+
 class Interpreter:
     """Runs Programs against an AgentContext; one interpreter per toolbox, reusable across episodes."""
 
@@ -78,6 +82,7 @@ class _Run:
         self.variables: dict[str, Any] = {name: ctx.inputs.get(name) for name in toolbox.inputs}
         self.line = 0
         self.called: list[str] = []
+        self.budgets: list[tuple[Budget, tuple[int, ...]]] = [(ctx.budget, _counters(ctx.budget))]
         self.search_depth = 0
         self.guard = ValueGuard()
         self.ops = Operations(self.guard, ctx.budget)
@@ -102,23 +107,23 @@ class _Run:
             reason, error = StopReason.RUNTIME_ERROR, f"line {self.line}: program nested too deeply"
         except MemoryError:
             reason, error = StopReason.RUNTIME_ERROR, f"line {self.line}: out of memory (MemoryError)"
-        budget = self.ctx.budget  # the current one: a GOAT episode program gets a new budget per subtask
         if error is not None:
             trace.emit("error", line=self.line, reason=reason, message=error)
             logger.info("program stopped: %s", error)
+        steps, primitive_calls, statements, work = self.spent()
         trace.end_program(
             stop_reason=reason,
             value=summarize(value),
-            steps=budget.steps,
-            primitive_calls=budget.primitive_calls,
-            statements=budget.statements,
-            work=budget.work,
+            steps=steps,
+            primitive_calls=primitive_calls,
+            statements=statements,
+            work=work,
         )
         return RunResult(
             value=value,
             stop_reason=reason,
-            steps=budget.steps,
-            primitive_calls=budget.primitive_calls,
+            steps=steps,
+            primitive_calls=primitive_calls,
             error=error,
             error_line=self.line if error is not None else None,
             trace_path=str(trace.path) if trace.path is not None else None,
@@ -130,8 +135,25 @@ class _Run:
             reason = reason[: MAX_ERROR_CHARS - 3] + "..."
         return ProgramRuntimeError(self.line, reason, kind)
 
+    def note_budget(self) -> None:
+        """Remember the context's budget if the task replaced it (a GOAT episode program gets a fresh one per
+        subtask); a budget first seen mid-run was made for this run, so all of its counts are this program's."""
+        if self.ctx.budget is not self.budgets[-1][0]:
+            self.budgets.append((self.ctx.budget, (0, 0, 0, 0)))
+
+    def spent(self) -> tuple[int, ...]:
+        """Steps, primitive calls, statements and work of this run, over every budget it ran under (a budget
+        shared with earlier programs, such as a replanned one's, counts only from this run's start)."""
+        self.note_budget()
+        totals = [0, 0, 0, 0]
+        for budget, start in self.budgets:
+            for index, (now, before) in enumerate(zip(_counters(budget), start, strict=True)):
+                totals[index] += now - before
+        return tuple(totals)
+
     def enter_line(self, number: int) -> None:
         """Count a statement, publish the running line on the context and trace it."""
+        self.note_budget()
         self.ctx.budget.charge_statement()
         self.ctx.line, self.ctx.line_source = number, self.lines[number - 1]
         self.ctx.trace.line(number)

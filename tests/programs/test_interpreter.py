@@ -206,3 +206,27 @@ def test_the_fake_world_implements_the_agent_protocol():
 
     assert isinstance(apartment(), HabitatAgentAPI)
     assert not isinstance(object(), HabitatAgentAPI)
+
+
+def test_a_program_run_counts_its_own_steps_over_every_budget_it_ran_under(tmp_path):
+    """GOAT's episode mode gives the running program a fresh budget at each stop(); the program's end event
+    and result still count the whole run, and a later program sharing a budget counts only its own."""
+    path = tmp_path / "trace.jsonl"
+    trace = Trace(path)
+    first = Budget()
+    result, world, ctx = run("look_around()\nstop()\nlook_around()\nlook_around()\n", budget=first, trace=trace)
+    assert result.steps == 36  # three look_arounds of 12 steps under one budget
+
+    class Swapping(type(world)):
+        def stop(self) -> None:
+            super().stop()
+            self.budget = ctx.budget = Budget()
+
+    world.__class__ = Swapping
+    before = ctx.budget.steps
+    again = Interpreter().run(parse("look_around()\nstop()\nlook_around()\nlook_around()\n"), ctx)
+    trace.close()
+    assert before == 36 and first.steps == 48 and ctx.budget is not first
+    assert again.steps == 12 + 24 and ctx.budget.steps == 24  # not the shared budget's 48, nor the last one's 24
+    ends = [json.loads(line) for line in path.read_text().splitlines() if '"end"' in line]
+    assert [end["steps"] for end in ends] == [36, 36]
