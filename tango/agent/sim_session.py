@@ -87,6 +87,17 @@ class SimSession:
         semantic = raw.get("semantic")
         return rgb, None if semantic is None else np.asarray(semantic, dtype=np.int32).reshape(rgb.shape[:2])
 
+    def render_view(
+        self, position: Point, rotation: Point, size: tuple[int, int], hfov_deg: float
+    ) -> tuple[np.ndarray, np.ndarray | None] | None:
+        """RGB and instance ids (None without a semantic sensor) of a camera at `position` with its own size
+        (width, height) and field of view; None when the simulator cannot place such a camera (habitat-sim here)."""
+        render = getattr(self.simulator, "render_view", None)
+        if render is None:
+            return None
+        frame = render(list(position), list(rotation), size, hfov_deg)
+        return frame.rgb, frame.semantic
+
     def position(self) -> np.ndarray:
         return np.asarray(self.simulator.get_agent_state().position, dtype=np.float64)
 

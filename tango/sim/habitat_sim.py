@@ -39,8 +39,9 @@ from omegaconf import DictConfig, OmegaConf
 
 from tango.sim.navgrid import NavGrid, NavGridConfig
 from tango.sim.pose import camera_pose, forward_vector, quaternion_to_yaw, yaw_rotation
-from tango.sim.render import Renderer, create_gl_context
+from tango.sim.render import Frame, Renderer, create_gl_context
 from tango.sim.scene import LoadedScene, SceneAnnotations, load_scene, world_triangles
+from tango.sim.views import ViewRenderers, view_pose
 
 LOG = logging.getLogger(__name__)
 
@@ -226,6 +227,7 @@ class TangoSim(Simulator):
         self._grids: list[NavGrid] = []
         self._grid: NavGrid | None = None
         self._cameras: list[_Camera] = []
+        self._views = ViewRenderers(self._ctx)
         self._sensor_key: str | None = None
         self._sensor_suite = SensorSuite([])
         self._position = np.zeros(3)
@@ -268,6 +270,7 @@ class TangoSim(Simulator):
     def _load_scene(self, path: Path) -> None:
         for camera in self._cameras:
             camera.renderer.release()
+        self._views.release()
         self._cameras, self._sensor_key = [], None
         self._scene = load_scene(path)
         self._triangles = world_triangles(self._scene.mesh)
@@ -486,6 +489,7 @@ class TangoSim(Simulator):
         for camera in self._cameras:
             camera.renderer.release()
         self._cameras = []
+        self._views.release()
         self._ctx.release()
 
     # --- tango extensions ------------------------------------------------------------------------------------
@@ -499,6 +503,20 @@ class TangoSim(Simulator):
     def camera_pitch(self) -> float:
         """Camera tilt in radians from look_up / look_down (positive looks up)."""
         return self._pitch
+
+    def render_view(
+        self,
+        position: Sequence[float],
+        rotation_xyzw: Sequence[float],
+        size: tuple[int, int],
+        hfov_deg: float,
+    ) -> Frame:
+        """RGB, and instance ids when the agent's cameras carry a semantic sensor, from a camera placed at
+        `position` (not the agent's) with its own size (width, height) and field of view; the agent does not move."""
+        semantic = any("semantic" in camera.uuids for camera in self._cameras)
+        sensors = ("rgb", "semantic") if semantic else ("rgb",)
+        pose = view_pose(position, rotation_xyzw)
+        return self._views.render(self.scene.mesh, pose, size, hfov_deg, sensors)
 
     def camera_pose(self, camera_index: int = 0) -> np.ndarray:
         """4x4 world-from-camera of a camera (OpenGL convention), for the agent's Observation."""

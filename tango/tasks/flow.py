@@ -103,8 +103,11 @@ class EpisodeRun(Protocol):
         """A fresh step budget and goal inputs for the next subtask; the agent keeps its maps and memory."""
         ...
 
-    def render_goal(self, camera_position: Point, rotation: Point) -> GoalImage:
-        """The picture a camera at this pose takes (image goals are given as such renders)."""
+    def render_goal(
+        self, camera_position: Point, rotation: Point, size: tuple[int, int], hfov: float
+    ) -> GoalImage:
+        """The picture a camera at this pose takes with its own size (width, height) and horizontal field of view
+        (image goals are given as such renders; a simulator that cannot place such a camera uses the agent's)."""
         ...
 
     def save_picture(self, image: GoalImage, name: str) -> str | None:

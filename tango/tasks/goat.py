@@ -346,10 +346,11 @@ class GoatFlow(HabitatFlow):
 
     @staticmethod
     def render_goal(subtask: GoatSubtask, run: EpisodeRun) -> GoalImage:
-        """The goal picture of an image subtask: a render from its stored camera pose."""
+        """The goal picture of an image subtask: a render by its stored camera (pose, hfov, size), as GOAT-Bench's."""
         camera = subtask.image_goal
         assert camera is not None, "an image subtask names its goal instance and picture"
-        return run.render_goal(camera.position, camera.rotation)
+        height, width = camera.image_dimensions
+        return run.render_goal(camera.position, camera.rotation, (width, height), camera.hfov)
 
     def run(self, spec: EpisodeSpec, run: EpisodeRun) -> EpisodeResult:
         episode: GoatEpisode = spec.payload

@@ -185,3 +185,36 @@ def test_deferred_images_are_drawn_when_read_to_the_same_bits(started: SimSessio
         assert np.array_equal(now.depth, later.depth) and np.array_equal(now.semantic, later.semantic)
         assert np.array_equal(now.rgb, later.rgb)
     assert not callable(deferred[0].rgb_unrendered())  # drawn once, then kept
+
+
+def test_a_view_with_the_agents_camera_is_the_agents_picture_and_other_intrinsics_change_it(
+    started: SimSession, episode: NavEpisode
+) -> None:
+    """GOAT goal pictures are rendered by the camera the dataset stores (pose, hfov, size), not the agent's."""
+    config = started.config
+    view = episode.goals[0].view_points[0].agent_state
+    camera = np.asarray(view.position, dtype=np.float64) + np.array([0.0, config.camera_height, 0.0])
+    agents, agents_ids = started.render_at(view.position, view.rotation)
+    found = started.render_view(camera, view.rotation, (config.width, config.height), config.hfov)
+    assert found is not None
+    image, ids = found
+    assert np.array_equal(image, agents) and ids is not None and np.array_equal(ids, agents_ids)
+    wide = started.render_view(camera, view.rotation, (160, 96), 110.0)
+    assert wide is not None and wide[0].shape == (96, 160, 3) and wide[1] is not None
+    narrow = started.render_view(camera, view.rotation, (config.width, config.height), 30.0)
+    assert narrow is not None and not np.array_equal(narrow[0], image)
+
+
+def test_a_view_has_no_instance_ids_when_the_agents_camera_has_no_semantic_sensor(
+    dataset_root: Path, episode: NavEpisode
+) -> None:
+    session = SimSession(EmbeddedSimConfig(sensors=["rgb", "depth"]))
+    try:
+        session.start(
+            dataset_root / "scenes" / episode.scene_id, episode.start_position, episode.start_rotation
+        )
+        view = episode.goals[0].view_points[0].agent_state
+        found = session.render_view(view.position, view.rotation, (64, 64), 79.0)
+        assert found is not None and found[1] is None and found[0].std() > 0
+    finally:
+        session.close()

@@ -116,7 +116,8 @@ def test_non_oracle_preset_runs_without_semantic_sensor_or_annotations(
         image_task = next(t for t in episode.tasks if t.goal_type == "image")
         camera = image_task.image_goal
         assert camera is not None
-        picture = run.render_goal(camera.position, camera.rotation)
+        height, width = camera.image_dimensions
+        picture = run.render_goal(camera.position, camera.rotation, (width, height), camera.hfov)
         assert picture.semantic is None and picture.pixels.std() > 0
         handles += agent.match_image(picture)
         assert isinstance(agent.answer("What color is the chair?"), str)

@@ -214,7 +214,9 @@ def test_a_program_run_counts_its_own_steps_over_every_budget_it_ran_under(tmp_p
     path = tmp_path / "trace.jsonl"
     trace = Trace(path)
     first = Budget()
-    result, world, ctx = run("look_around()\nstop()\nlook_around()\nlook_around()\n", budget=first, trace=trace)
+    result, world, ctx = run(
+        "look_around()\nstop()\nlook_around()\nlook_around()\n", budget=first, trace=trace
+    )
     assert result.steps == 36  # three look_arounds of 12 steps under one budget
 
     class Swapping(type(world)):
@@ -227,6 +229,8 @@ def test_a_program_run_counts_its_own_steps_over_every_budget_it_ran_under(tmp_p
     again = Interpreter().run(parse("look_around()\nstop()\nlook_around()\nlook_around()\n"), ctx)
     trace.close()
     assert before == 36 and first.steps == 48 and ctx.budget is not first
-    assert again.steps == 12 + 24 and ctx.budget.steps == 24  # not the shared budget's 48, nor the last one's 24
+    assert (
+        again.steps == 12 + 24 and ctx.budget.steps == 24
+    )  # not the shared budget's 48, nor the last one's 24
     ends = [json.loads(line) for line in path.read_text().splitlines() if '"end"' in line]
     assert [end["steps"] for end in ends] == [36, 36]

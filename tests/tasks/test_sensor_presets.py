@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 from hydra import compose, initialize_config_dir
 from hydra.errors import ConfigCompositionException
+from PIL import Image
 
+from tango.agent.api import GoalImage
 from tango.agent.sim_session import SimSession
 from tango.eval import CONFIG_DIR
 from tango.harness.run import run_evaluation
@@ -77,3 +79,32 @@ def test_a_goat_run_with_the_paper_camera_records_it(dataset_root: Path, tmp_pat
     camera = {"preset": "goat", "width": 360, "height": 640, "hfov": 42.0, "camera_height": 1.31}
     assert record["sensors"] == summary["sensors"] == camera
     assert summary["sensor_presets"] == ["goat"]
+    episode = goat.load_episodes(data_path(dataset_root, "goat"))[0]
+    stored = {
+        i: tuple(task.image_goal.image_dimensions)
+        for i, task in enumerate(episode.tasks)
+        if task.image_goal is not None
+    }
+    pictures = {int(p.stem.rsplit("goal", 1)[1]): p for p in (tmp_path / "goals").glob("*.png")}
+    assert pictures and set(pictures) <= set(stored)
+    for index, path in pictures.items():  # the dataset's camera, not the agent's 360 x 640
+        assert np.asarray(Image.open(path)).shape[:2] == stored[index] != (640, 360)
+
+
+class _CameraRecorder:
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, ...]] = []
+
+    def render_goal(self, position: Any, rotation: Any, size: tuple[int, int], hfov: float) -> GoalImage:
+        self.calls.append((position, rotation, size, hfov))
+        return GoalImage(np.zeros((size[1], size[0], 3), dtype=np.uint8), hfov)
+
+
+def test_a_goal_picture_is_asked_for_at_the_stored_width_height_and_hfov() -> None:
+    camera = goat.ImageGoalParameters((1.0, 1.2, 2.0), (0.0, 0.0, 0.0, 1.0), 55.0, (120, 200))
+    instance = goat.GoatGoal(7, "vase", (1.0, 0.5, 1.0), (), (camera,))
+    subtask = goat.GoatSubtask("vase", "image", 7, 0, (instance,))
+    recorder = _CameraRecorder()
+    picture = goat.GoatFlow.render_goal(subtask, recorder)  # type: ignore[arg-type]
+    assert recorder.calls == [((1.0, 1.2, 2.0), (0.0, 0.0, 0.0, 1.0), (200, 120), 55.0)]
+    assert picture.pixels.shape == (120, 200, 3) and picture.hfov_deg == 55.0

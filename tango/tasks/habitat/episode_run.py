@@ -135,7 +135,12 @@ class SimEpisode:
         if not first:
             self.agent.new_goal()
 
-    def render_goal(self, camera_position: Point, rotation: Point) -> GoalImage:
+    def render_goal(
+        self, camera_position: Point, rotation: Point, size: tuple[int, int], hfov: float
+    ) -> GoalImage:
+        view = self.session.render_view(camera_position, rotation, size, hfov)
+        if view is not None:
+            return GoalImage(view[0], hfov, view[1])
         floor = np.asarray(camera_position, dtype=np.float64)
         floor[1] -= self.runner.sim_config.camera_height
         rgb, semantic = self.session.render_at(floor, rotation)
