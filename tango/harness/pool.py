@@ -15,8 +15,6 @@ import logging
 import multiprocessing
 import os
 import signal
-import threading
-import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
@@ -27,12 +25,12 @@ from typing import Any
 from tango.harness.episode import EpisodeSpec, TaskPlugin
 from tango.harness.inflight import crash_record, mark, marker_path, run_process_marker_name, take_markers
 from tango.harness.worker import EpisodeJob, EpisodeWorker
+from tango.lifetime import exit_with_parent
 from tango.threads import pin_threads
 
 log = logging.getLogger(__name__)
 
 MAX_CRASHES_PER_EPISODE = 2
-PARENT_POLL_S = 0.5
 
 _worker: EpisodeWorker | None = None
 _init_error: Exception | None = None
@@ -44,19 +42,12 @@ def _init_worker(job: EpisodeJob) -> None:
     """Pool initializer: build this process's runner once (a process global is what a pool worker has)."""
     global _worker, _init_error
     signal.signal(signal.SIGTERM, _on_terminate)
-    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
+    exit_with_parent()
     pin_threads()
     try:
         _worker = EpisodeWorker(job)
     except Exception as error:  # noqa: BLE001  (raised again by each task: see _init_error)
         _init_error = error
-
-
-def _exit_with_parent(parent_pid: int) -> None:
-    """Watchdog thread: end this worker once the run process is gone (e.g. SIGKILLed), so no orphan lingers."""
-    while os.getppid() == parent_pid:
-        time.sleep(PARENT_POLL_S)
-    os._exit(1)
 
 
 def _on_terminate(signum: int, frame: object) -> None:

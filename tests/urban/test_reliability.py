@@ -9,6 +9,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -136,3 +137,35 @@ def test_the_cli_prints_the_one_line_and_exits_2(city: Path, tmp_path: Path) -> 
     output = result.stdout + result.stderr
     assert result.returncode == 2
     assert "connection refused" in output and "Traceback" not in output
+
+
+def test_a_stand_in_server_exits_when_the_process_that_started_it_ends_without_stopping_it(
+    city: Path,
+) -> None:
+    """Pool workers end without closing their runner (and os._exit skips cleanup): the server must not outlive
+    them, holding ~400 MB and a port."""
+    script = (
+        "import os, sys\n"
+        "from tango.urban.server.launcher import ServerProcess\n"
+        "server = ServerProcess(sys.argv[1])\n"
+        "server.start()\n"
+        "print(server.process.pid, flush=True)\n"
+        "os._exit(0)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(city)], capture_output=True, text=True, timeout=240, check=True
+    )
+    server_pid = int(done.stdout.split()[-1])
+    deadline = time.monotonic() + 10.0
+    while time.monotonic() < deadline and _running(server_pid):
+        time.sleep(0.2)
+    assert not _running(server_pid), f"the stand-in server {server_pid} outlived the process that started it"
+
+
+def _running(pid: int) -> bool:
+    """Whether `pid` is a live process (a zombie awaiting its reaper counts as gone)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

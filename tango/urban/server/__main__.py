@@ -10,6 +10,7 @@ import logging
 import os
 import sys
 
+from tango.lifetime import exit_with_parent
 from tango.urban.server.http import ServerConfigError, UrbanServer, check_loopback
 from tango.urban.server.standin import StandIn
 
@@ -23,7 +24,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--token", default=os.environ.get("URBAN_TOKEN", ""), help="require this bearer token"
     )
+    parser.add_argument(
+        "--exit-with-parent", action="store_true", help="exit once the process that started this one is gone"
+    )
     args = parser.parse_args(argv)
+    if args.exit_with_parent:
+        exit_with_parent()
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     from tango.threads import pin_threads
 

@@ -1,5 +1,6 @@
 """Start the stand-in server as a child process on a free 127.0.0.1 port, wait until it serves, restart it
-when it died, stop it at the end. The harness owns one per worker; it never outlives the run."""
+when it died, stop it at the end. The harness owns one per worker; it never outlives the process that started it
+(pool workers end without closing their runner: the server then exits on its own, `--exit-with-parent`)."""
 
 from __future__ import annotations
 
@@ -45,7 +46,9 @@ class ServerProcess:
     def start(self) -> str:
         """Launch and wait for the `listening on URL` line and a healthy /health; returns the URL."""
         self.stop()
-        command = [sys.executable, "-m", "tango.urban.server", "--port", "0", "--city", self.city_dir]
+        command = [
+            sys.executable, "-m", "tango.urban.server", "--port", "0", "--city", self.city_dir, "--exit-with-parent"
+        ]  # fmt: skip
         if self.token:
             command += ["--token", self.token]
         log_file: IO[str] | int = subprocess.DEVNULL
