@@ -162,7 +162,7 @@ def run_fields(summary: dict[str, Any]) -> str:
     return f'<p class="fields">{" · ".join(items)}</p>'
 
 
-def _groups(rows: list[Row]) -> list[Group]:
+def goal_groups(rows: list[Row]) -> list[Group]:
     """Success and SPL per goal type; with one goal type, per goal when goals repeat (ObjectNav categories),
     else one group. The largest groups are drawn."""
     key = (lambda row: row.goal_type) if len({row.goal_type for row in rows}) > 1 else (lambda row: row.goal)
@@ -170,7 +170,8 @@ def _groups(rows: list[Row]) -> list[Group]:
     for row in rows:
         grouped[key(row)].append(row)
     if len(grouped) > 1 and max(len(members) for members in grouped.values()) < 2:
-        grouped = {rows[0].goal_type or "all": rows} if rows else {}
+        types = {row.goal_type for row in rows}
+        grouped = {(types.pop() if len(types) == 1 else "") or "all": rows}
     largest = sorted(grouped.items(), key=lambda item: -len(item[1]))[:MAX_GROUPS]
     return [
         Group(label, len(members), (_mean([r.score for r in members]), _mean([r.spl for r in members])))
@@ -198,7 +199,7 @@ def _length_groups(rows: list[Row]) -> list[Group]:
 
 
 def charts(rows: list[Row], breakdown: dict[str, Any] | None) -> str:
-    by_type = rate_bars("success and SPL by goal", ("success", "SPL"), _groups(rows))
+    by_type = rate_bars("success and SPL by goal", ("success", "SPL"), goal_groups(rows))
     by_length = rate_bars("success by steps taken", ("success",), _length_groups(rows))
     found = breakdown or {}
     causes = count_bars(f"why {_count(found.get('failures', 0), found.get('unit', 'episode'))} failed",

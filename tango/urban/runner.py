@@ -198,7 +198,7 @@ class UrbanRunner:
             failure_reason=failure_reason(episode, metrics),
             instruction=episode.instruction,
             generation=outcome.generation,
-            subtasks=[{"goal_type": task.kind.name, "success": metrics["success"]}],
+            subtasks=[_kind_row(task.kind.name, episode.instruction, episode.steps, metrics)],
             llm_calls=outcome.llm_calls,
             prompt_tokens=outcome.prompt_tokens,
             completion_tokens=outcome.completion_tokens,
@@ -208,6 +208,19 @@ class UrbanRunner:
     def close(self) -> None:
         if self.server is not None:
             self.server.stop()
+
+
+def _kind_row(kind: str, instruction: str, steps: int, metrics: dict[str, float]) -> dict[str, Any]:
+    """The episode as a row of its task kind, so that summaries and the report group results per kind."""
+    row: dict[str, Any] = {
+        "goal_type": kind,
+        "goal": instruction,
+        "success": metrics["success"],
+        "num_steps": steps,
+    }
+    if "spl" in metrics:
+        row["spl"] = metrics["spl"]
+    return row
 
 
 class UrbanTaskPlugin:

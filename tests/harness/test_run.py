@@ -8,6 +8,8 @@ from pathlib import Path
 import imageio.v2 as imageio
 import pytest
 
+from tango.harness.report import goal_groups
+from tango.harness.report_rows import Row
 from tango.harness.run import RunError, run_evaluation
 from tests.harness.conftest import fake_config, records_by_id
 
@@ -118,3 +120,13 @@ def test_retry_errors_reruns_only_the_episodes_that_raised(tmp_path: Path) -> No
     assert after["fake-001"]["status"] == "ok"
     assert after["fake-000"] == before["fake-000"] and after["fake-002"] == before["fake-002"]
     assert len((tmp_path / "episodes.jsonl").read_text().splitlines()) == 3
+
+
+def test_the_goal_chart_never_labels_mixed_goal_types_with_one_of_them() -> None:
+    """One episode per kind (UrbanGround rungs) is drawn as one bar over all of them, not as the first kind."""
+    mixed = [Row(str(i), 0, kind, "goal", "success", score=1.0) for i, kind in enumerate(["LQ", "SN", "OQ"])]
+    assert [(g.label, g.count) for g in goal_groups(mixed)] == [("all", 3)]
+    same = [Row(str(i), None, "objectnav", f"find {i}", "success", score=1.0) for i in range(3)]
+    assert [(g.label, g.count) for g in goal_groups(same)] == [("objectnav", 3)]
+    repeated = [Row(str(i), None, "objectnav", goal, "success", score=1.0) for i, goal in enumerate("aab")]
+    assert sorted((g.label, g.count) for g in goal_groups(repeated)) == [("a", 2), ("b", 1)]

@@ -73,6 +73,7 @@ def test_fmm_controller_reaches_the_point_goals_by_habitat_labs_rules(
     assert sum(r["metrics"]["success"] for r in records) >= 2
     summary = json.loads((out / "summary.json").read_text())
     assert summary["oracle_components"] == []
+    assert summary["sensor_presets"] == ["fast"] and records[0]["sensors"]["preset"] == "fast"
 
 
 def test_random_init_pointnav_policy_runs_the_episodes_within_the_step_limit(

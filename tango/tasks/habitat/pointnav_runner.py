@@ -20,6 +20,7 @@ from tango.harness.episode import EpisodeContext, EpisodeResult, EpisodeSpec
 from tango.navigation.actions import STOP
 from tango.navigation.navigator import Navigator
 from tango.programs.trace import Trace
+from tango.sim.config import sensor_record
 from tango.sim.habitat_env import sim_config_from_dict
 from tango.tasks.episodes import resolve_scene_path
 from tango.tasks.flow import dataset_paths
@@ -43,10 +44,14 @@ class PointNavRunner:
     def describe(self) -> dict[str, Any]:
         navigation = self.agent_config.navigation
         return {
-            "perception": {"kind": "none", "oracle_components": []},
-            "generator": {"kind": "none"},
+            "perception": {
+                "name": "none (the controller reads depth and the GPS + compass goal)",
+                "oracle_components": [],
+            },
+            "generator": {"name": "none (no program)"},
             "controller": {"name": navigation.controller, **asdict(navigation)},
             "sim": asdict(self.sim_config),
+            "sensors": sensor_record(self.sim_config),
             "success_distance": self.task.success_distance,
         }
 
