@@ -14,7 +14,10 @@ class NavigationConfig:
     `pointnav_checkpoint` (controller "pointnav") defaults to the small policy trained by
     `python -m tango.navigation.train` and shipped in checkpoints/ (a relative path is looked up from the working
     directory, then the project root); habitat-baselines' and VLFM's ResNet-18 checkpoints load as well.
-    `point_goal_tolerance` is where task=pointnav stops (under habitat-lab's 0.2 m success radius)."""
+    `point_goal_tolerance` is where task=pointnav stops (under habitat-lab's 0.2 m success radius).
+    After `recovery_after_collisions` forward steps that did not move the agent (both controllers), or
+    `recovery_after_oscillations` alternating left/right turns of the learned policy, the controller turns
+    2-5 times one random way and steps forward before handing control back; 0 disables either."""
 
     controller: str = "fmm"
     forward_step: float = 0.25
@@ -23,6 +26,7 @@ class NavigationConfig:
     lookahead: float = 0.75
     stuck_displacement: float = 0.05
     recovery_after_collisions: int = 3
+    recovery_after_oscillations: int = 6
     pointnav_checkpoint: str = "checkpoints/pointnav_small.pth"
     pointnav_device: str = "cpu"
 

@@ -3,8 +3,6 @@ actions; replans when the map blocks its path and recovers when a forward step d
 
 from __future__ import annotations
 
-import logging
-
 import numpy as np
 
 from tango.mapping.obstacle_map import ObstacleMap
@@ -18,8 +16,8 @@ from tango.navigation.fmm_planner import (
     line_is_free,
     reachable_from,
 )
+from tango.navigation.recovery import CollisionRecovery
 
-LOG = logging.getLogger(__name__)
 WINDOW_MARGIN_PX = 40
 BAND_FACTOR = 1.5
 BAND_MARGIN_PX = 20.0
@@ -63,7 +61,7 @@ class FmmController:
 
     def __init__(self, config: NavigationConfig | None = None, seed: int = 0) -> None:
         self.config = config or NavigationConfig()
-        self._rng = np.random.default_rng(seed)
+        self._recovery = CollisionRecovery(self.config.recovery_after_collisions, np.random.default_rng(seed))
         self.reset()
 
     def reset(self) -> None:
@@ -73,8 +71,7 @@ class FmmController:
         self._goal_radius_px = 0
         self._last_position: np.ndarray | None = None
         self._last_action: str | None = None
-        self._collisions = 0
-        self._recovery: list[str] = []
+        self._recovery.reset()
         self.unreachable = False
         self.replans = 0
         self.remaining_distance = float("inf")
@@ -87,11 +84,12 @@ class FmmController:
         self._note_motion(position, yaw, omap)
         if planar_distance(position, goal) <= stop_radius:
             return self._emit(STOP, position)
-        if self._recovery:
-            return self._emit(self._recovery.pop(0), position)
+        recovery = self._recovery.next_action()
+        if recovery is not None:
+            return self._emit(recovery, position)
         waypoint = self._waypoint(position, goal, omap, stop_radius)
         if waypoint is None:
-            return self._emit(self._random_turn(), position)
+            return self._emit(self._recovery.random_turn(), position)
         error = wrap_angle(heading_to(position, waypoint) - yaw)
         if abs(error) > np.deg2rad(self.config.turn_angle) / 2:
             return self._emit(TURN_LEFT if error > 0 else TURN_RIGHT, position)
@@ -102,30 +100,22 @@ class FmmController:
         another driver's steps), so a blocked step is recognised from what the agent really did."""
         if action != self._last_action:
             self._last_action = action
-            self._recovery = []
+            self._recovery.cancel()
 
     def _emit(self, action: str, position: np.ndarray) -> str:
         self._last_action = action
         self._last_position = position.copy()
         return action
 
-    def _random_turn(self) -> str:
-        return TURN_LEFT if self._rng.random() < 0.5 else TURN_RIGHT
-
     def _note_motion(self, position: np.ndarray, yaw: float, omap: ObstacleMap) -> None:
         """Detect a blocked forward step: mark the blocked cells ahead, and start a recovery after repeats."""
         if self._last_action != MOVE_FORWARD or self._last_position is None:
             return
         if planar_distance(position, self._last_position) >= self.config.stuck_displacement:
-            self._collisions = 0
+            self._recovery.moved()
             return
-        self._collisions += 1
         mark_blocked_step(omap, position, yaw)
-        if self._collisions >= self.config.recovery_after_collisions:
-            turns = int(self._rng.integers(2, 6))
-            self._recovery = [self._random_turn()] * turns + [MOVE_FORWARD]
-            self._collisions = 0
-            LOG.debug("stuck at %s: recovering with %s", position, self._recovery)
+        self._recovery.blocked(position)
 
     def _waypoint(
         self, position: np.ndarray, goal: np.ndarray, omap: ObstacleMap, stop_radius: float

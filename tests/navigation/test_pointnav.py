@@ -126,12 +126,15 @@ def test_random_init_map_policy_drives_the_controller_from_the_agents_map(tmp_pa
     assert controller.act(depth, np.zeros(3), 0.0, goal, 0.2, omap) in POINTNAV_ACTIONS
 
 
-def test_the_controller_marks_a_blocked_forward_step_on_the_map(tmp_path: Path) -> None:
-    class AlwaysForward(SmallMapPointNavPolicy):
-        def step(self, *inputs, **named):  # type: ignore[no-untyped-def]
-            _, values, hidden = super().step(*inputs, **named)
-            return torch.tensor([[0.0, 9.0, 0.0, 0.0]]), values, hidden
+class AlwaysForward(SmallMapPointNavPolicy):
+    """A random-init map policy whose logits always choose move_forward."""
 
+    def step(self, *inputs, **named):  # type: ignore[no-untyped-def]
+        _, values, hidden = super().step(*inputs, **named)
+        return torch.tensor([[0.0, 9.0, 0.0, 0.0]]), values, hidden
+
+
+def test_the_controller_marks_a_blocked_forward_step_on_the_map(tmp_path: Path) -> None:
     controller = PointNavController(NavigationConfig(), 0.5, 5.0, AlwaysForward().eval())
     depth = np.full((64, 64), 5.0, np.float32)
     omap = ObstacleMap()
@@ -142,6 +145,40 @@ def test_the_controller_marks_a_blocked_forward_step_on_the_map(tmp_path: Path) 
     rows, cols = np.nonzero(omap.obstacles)
     ahead = omap.grid.world_to_pixel(np.array([[0.0, 0.0, -0.23]]))[0]
     assert len(rows) > 0 and abs(rows.mean() - ahead[0]) <= 1 and abs(cols.mean() - ahead[1]) <= 2
+
+
+def test_the_controller_turns_away_after_repeated_blocked_forward_steps() -> None:
+    controller = PointNavController(
+        NavigationConfig(recovery_after_collisions=3), 0.5, 5.0, AlwaysForward().eval()
+    )
+    depth = np.full((64, 64), 5.0, np.float32)
+    omap, goal = ObstacleMap(), np.array([0.0, 0.0, -3.0])
+    actions = [controller.act(depth, np.zeros(3), 0.0, goal, 0.2, omap) for _ in range(10)]
+    assert actions[:3] == ["move_forward"] * 3  # the policy's own choice until the third blocked step
+    turns = actions[3 : actions.index("move_forward", 3)]
+    assert 2 <= len(turns) <= 5 and len(set(turns)) == 1 and turns[0] in ("turn_left", "turn_right")
+
+
+def test_random_init_policy_without_recovery_keeps_pushing_into_the_wall() -> None:
+    controller = PointNavController(
+        NavigationConfig(recovery_after_collisions=0), 0.5, 5.0, AlwaysForward().eval()
+    )
+    depth = np.full((64, 64), 5.0, np.float32)
+    omap, goal = ObstacleMap(), np.array([0.0, 0.0, -3.0])
+    assert {controller.act(depth, np.zeros(3), 0.0, goal, 0.2, omap) for _ in range(8)} == {"move_forward"}
+
+
+def test_the_policys_stop_is_replaced_by_its_next_best_action_outside_the_stop_radius() -> None:
+    class PrefersStop(SmallMapPointNavPolicy):
+        def step(self, *inputs, **named):  # type: ignore[no-untyped-def]
+            _, values, hidden = super().step(*inputs, **named)
+            return torch.tensor([[9.0, 0.0, 0.0, 5.0]]), values, hidden
+
+    controller = PointNavController(NavigationConfig(), 0.5, 5.0, PrefersStop().eval())
+    depth = np.full((64, 64), 5.0, np.float32)
+    omap, goal = ObstacleMap(), np.array([0.0, 0.0, -3.0])
+    assert controller.act(depth, np.zeros(3), 0.0, goal, 0.2, omap) == "turn_right"
+    assert controller.act(depth, np.array([0.0, 0.0, -2.9]), 0.0, goal, 0.2, omap) == "stop"
 
 
 def test_a_small_checkpoint_is_not_loaded_as_the_resnet(tmp_path: Path) -> None:

@@ -120,7 +120,7 @@ def test_the_map_teacher_labels_the_steps_another_driver_took(room: Path) -> Non
     turn = POINTNAV_ACTIONS.index("turn_left")
     for _ in range(6):
         env.step(turn)
-    assert env._planner._collisions == 0 and not env._map._collision_pixels  # type: ignore[union-attr]
+    assert env._planner._recovery.collisions == 0 and not env._map._collision_pixels  # type: ignore[union-attr]
     forward = POINTNAV_ACTIONS.index("move_forward")
     before = env._map.version  # type: ignore[union-attr]
     blocked = 0
