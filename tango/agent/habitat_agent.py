@@ -128,7 +128,7 @@ class HabitatAgent:
             self.trace.note(goal=[round(float(v), 3) for v in point])
         best, since_best = float("inf"), 0
         for _ in range(self.settings.max_navigate_steps):
-            action = self.navigator.next_action_to(point, self.settings.reach_distance)
+            action = self.navigator.next_action_to(point, self.settings.reach_distance, object_goal=True)
             if action == STOP:
                 return True
             remaining = self.navigator.remaining_distance

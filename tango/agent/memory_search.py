@@ -24,7 +24,7 @@ class MemorySearch:
     def next_action(self, navigator: Navigator) -> str | None:
         """The next action of the memory search, or None once it is over."""
         if self.heading:
-            action = navigator.next_action_to(self.point, self.settings.reach_distance)
+            action = navigator.next_action_to(self.point, self.settings.reach_distance, object_goal=True)
             if action is not None and action != STOP and self._progressing(navigator.fmm.remaining_distance):
                 return action
             self.heading = False

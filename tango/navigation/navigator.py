@@ -13,6 +13,7 @@ from tango.mapping.geometry import MapGrid
 from tango.mapping.obstacle_map import ObstacleMap
 from tango.mapping.value_map import ValueMap
 from tango.navigation.actions import STOP, TURN_LEFT
+from tango.navigation.approach import approach_point
 from tango.navigation.config import NavigatorConfig
 from tango.navigation.explorer import FrontierSelector
 from tango.navigation.fmm_controller import FmmController, planar_distance
@@ -21,6 +22,8 @@ from tango.navigation.pointnav_policy import RecurrentPointNavPolicy
 
 LOG = logging.getLogger(__name__)
 CONTROLLERS = ("fmm", "pointnav")
+APPROACH_REFRESH_STEPS = 10
+"""Steps between choices of the learned controller's approach point (the map grows as it drives)."""
 
 
 class Navigator:
@@ -59,6 +62,8 @@ class Navigator:
         if self.pointnav is not None:
             self.pointnav.reset()
         self._goal: np.ndarray | None = None
+        self._approach: np.ndarray | None = None
+        self._approach_age = 0
         self._remaining = float("inf")
 
     def restart_exploration(self) -> None:
@@ -133,22 +138,37 @@ class Navigator:
             return action
         return None
 
-    def next_action_to(self, point: np.ndarray, stop_distance: float) -> str:
-        """Action toward a 3D point; STOP once within `stop_distance` metres."""
+    def next_action_to(self, point: np.ndarray, stop_distance: float, object_goal: bool = False) -> str:
+        """Action toward a 3D point; STOP once within `stop_distance` metres. With `object_goal` (the point is an
+        object's, likely inside furniture) the learned controller drives to the reachable edge of the stop disk
+        on the agent's map (tango.navigation.approach), re-chosen as the map grows; the FMM controller plans to
+        that edge by itself."""
         obs = self._observation()
         goal = np.asarray(point, dtype=float)
         if self._goal is None or planar_distance(goal, self._goal) > 0.05:
             self._goal = goal.copy()
+            self._approach, self._approach_age = None, 0
             if self.pointnav is not None:
                 self.pointnav.reset()
-        if self.pointnav is not None:
-            self._remaining = planar_distance(obs.agent_position, goal)
-            return self.pointnav.act(
-                obs.depth, obs.agent_position, obs.agent_yaw, goal, stop_distance, self.obstacle_map
-            )
-        action = self._fmm_action(obs, goal, stop_distance)
-        self._remaining = self.fmm.remaining_distance
-        return action
+        if self.pointnav is None:
+            action = self._fmm_action(obs, goal, stop_distance)
+            self._remaining = self.fmm.remaining_distance
+            return action
+        position = obs.agent_position
+        target, radius = goal, stop_distance
+        if object_goal:
+            if planar_distance(position, goal) <= stop_distance:
+                self._remaining = 0.0
+                return STOP
+            if self._approach is None or self._approach_age >= APPROACH_REFRESH_STEPS:
+                self._approach, self._approach_age = (
+                    approach_point(self.obstacle_map, position, goal, stop_distance),
+                    0,
+                )
+            self._approach_age += 1
+            target, radius = self._approach, self.config.navigation.point_goal_tolerance
+        self._remaining = planar_distance(position, target)
+        return self.pointnav.act(obs.depth, position, obs.agent_yaw, target, radius, self.obstacle_map)
 
     @property
     def remaining_distance(self) -> float:
