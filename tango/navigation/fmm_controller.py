@@ -50,6 +50,23 @@ def mark_blocked_step(omap: ObstacleMap, position: np.ndarray, yaw: float) -> No
     omap.mark_collision(ahead[None, :] + offsets[:, None] * right[None, :])
 
 
+def plan_window(omap: ObstacleMap, start: np.ndarray, goal_px: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where plans are made: the map window around the start and goal pixels and everything explored, plus a
+    margin, as (its corner (row, col), its navigable cells with the agent's own footprint counted free)."""
+    rows, cols = [start[0], goal_px[0]], [start[1], goal_px[1]]
+    if omap.explored_bounds is not None:
+        rows += [omap.explored_bounds[0], omap.explored_bounds[1] - 1]
+        cols += [omap.explored_bounds[2], omap.explored_bounds[3] - 1]
+    size = omap.grid.size
+    r0, r1 = max(0, min(rows) - WINDOW_MARGIN_PX), min(size, max(rows) + WINDOW_MARGIN_PX + 1)
+    c0, c1 = max(0, min(cols) - WINDOW_MARGIN_PX), min(size, max(cols) + WINDOW_MARGIN_PX + 1)
+    corner = np.array([r0, c0])
+    traversable = omap.navigable[r0:r1, c0:c1] | disk(
+        (r1 - r0, c1 - c0), start - corner, omap.inflation_px + 1
+    )
+    return corner, traversable
+
+
 class FmmController:
     """Follows fast-marching travel-time fields on the obstacle map's navigable layer to a point goal; cells near
     obstacles are slower, so plans keep their distance where there is room.
@@ -171,17 +188,10 @@ class FmmController:
     def _plan(self, start: np.ndarray, goal: np.ndarray, goal_radius_px: int, omap: ObstacleMap) -> None:
         """Distance field to the cells within the stop radius of the goal (so goals inside furniture are
         reached from its edge); to the reachable cell nearest the goal when none of them can be reached."""
-        grid = omap.grid
-        goal_px = np.clip(grid.world_to_pixel(goal[None])[0], 0, grid.size - 1)
-        rows, cols = [start[0], goal_px[0]], [start[1], goal_px[1]]
-        if omap.explored_bounds is not None:
-            rows += [omap.explored_bounds[0], omap.explored_bounds[1] - 1]
-            cols += [omap.explored_bounds[2], omap.explored_bounds[3] - 1]
-        r0, r1 = max(0, min(rows) - WINDOW_MARGIN_PX), min(grid.size, max(rows) + WINDOW_MARGIN_PX + 1)
-        c0, c1 = max(0, min(cols) - WINDOW_MARGIN_PX), min(grid.size, max(cols) + WINDOW_MARGIN_PX + 1)
-        traversable = omap.navigable[r0:r1, c0:c1].copy()
+        goal_px = np.clip(omap.grid.world_to_pixel(goal[None])[0], 0, omap.grid.size - 1)
+        (r0, c0), traversable = plan_window(omap, start, goal_px)
+        r1, c1 = r0 + traversable.shape[0], c0 + traversable.shape[1]
         local_start, local_goal = start - [r0, c0], goal_px - [r0, c0]
-        traversable |= disk(traversable.shape, local_start, omap.inflation_px + 1)
         # The inflation is conservative: near the goal the agent may pass between obstacles closer than it allows.
         near_goal = disk(traversable.shape, local_goal, goal_radius_px + omap.inflation_px)
         traversable |= near_goal & ~omap.obstacles[r0:r1, c0:c1]
