@@ -67,7 +67,12 @@ class ScorerConfig:
 
 @dataclass
 class AnswererConfig:
-    """Question answering: `blip2` (transformers), `vlm` (chat client), or `oracle` (observed objects only)."""
+    """Question answering: `blip2` (transformers), `vlm` (chat client), `oracle` (rules over the observed
+    objects) or `scene_graph` (the observed objects as text, answered by a language model).
+
+    For `scene_graph` (and the `oracle` answerer's `fallback: scene_graph`, for questions its rules do not
+    cover): `backend` is `local` (the fetched GGUF model `local_model`, "" = tango.llm's default, in-process)
+    or `endpoint` (`llm`: any OpenAI-compatible server)."""
 
     kind: str = "blip2"
     path: str = "Salesforce/blip2-opt-2.7b"
@@ -75,6 +80,9 @@ class AnswererConfig:
     prompt: str = "Question: {question} Answer:"
     text_model: str = ""
     llm: LLMConfig = field(default_factory=LLMConfig)
+    backend: str = "local"
+    local_model: str = ""
+    fallback: str = "none"
 
 
 @dataclass

@@ -219,7 +219,12 @@ class OpenEQAFlow(HabitatFlow):
         return EpisodeSpec(episode.question_id, episode.start.scene_id, episode.question, episode)
 
     def failure_metrics(self, spec: EpisodeSpec) -> dict[str, float]:
-        return {"normalised_match": 0.0, **({"llm_match": 0.0} if self.task.judge.enabled else {})}
+        if not self.task.judge.enabled:
+            return {"normalised_match": 0.0}
+        if self._judge is None:
+            self._judge = build_judge(self.task.judge)
+        assert self._judge is not None
+        return {"normalised_match": 0.0, self._judge.metric: 0.0}
 
     def run(self, spec: EpisodeSpec, run: EpisodeRun) -> EpisodeResult:
         question: EQAQuestion = spec.payload

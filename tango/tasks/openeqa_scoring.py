@@ -5,22 +5,32 @@ since the prompt ends with "Your mark:"). A reply with no mark or several is a j
 retried, and after the last attempt the error is reported with the episode, never averaged in.
 The offline `normalised_match` score (exact match after normalisation, else token F1, times 100) is a
 different, cruder measure and is always reported under that name, never as LLM-Match.
+
+The judge is the configured OpenAI-compatible endpoint (`judge.base_url` or OPENAI_BASE_URL), scored as
+`llm_match`; with no endpoint configured it is the fetched local model (`judge.local_model`, "" = tango.llm's
+default), scored as `llm_match_local` so that the two are never averaged together or confused. Either way each
+judged episode also gets `judge_agreement`: 100 when the judge and normalised match agree on whether the answer
+is right (each at a score of at least RIGHT_SCORE), else 0; its mean is their agreement on the same answers.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import string
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from tango.config_utils import dataclass_from_dict
-from tango.llm import ChatClient, LLMConfig, LLMError
+from tango.llm import ChatClient, ChatResponse, LLMConfig, LLMError
 
 MARK_PATTERN = re.compile(r"your mark:\s*\**\s*(\d+)", re.IGNORECASE)
 BARE_MARK_PATTERN = re.compile(r"^\s*\**\s*(\d+)\s*\**\s*\.?\s*$")
 ARTICLES = {"a", "an", "the"}
+RIGHT_SCORE = 50.0
+"""A score (0-100) at or above which an answer counts as right when judge and normalised match are compared."""
+ENDPOINT_METRIC, LOCAL_METRIC = "llm_match", "llm_match_local"
 
 JUDGE_PROMPT = """You are grading an answer to a question about an indoor scene.
 Compare the response with the reference answer (any alternative reference counts as equally correct) and
@@ -38,6 +48,12 @@ Response: {prediction}
 Your mark:"""
 
 
+class ChatBackend(Protocol):
+    """What the judge asks: the OpenAI-compatible client or the in-process local model."""
+
+    def complete(self, messages: list[dict[str, Any]]) -> ChatResponse: ...
+
+
 class JudgeError(ValueError):
     """The judge's reply did not hold exactly one mark from 1 to 5."""
 
@@ -49,6 +65,7 @@ class JudgeConfig:
     enabled: bool = False
     model: str = "gpt-4o-mini"
     base_url: str = ""
+    local_model: str = ""
     max_attempts: int = 3
     max_tokens: int = 64
 
@@ -99,11 +116,12 @@ def judge_prompt(question: str, answer: str, prediction: str, extra_answers: lis
 class LLMMatchJudge:
     """Marks answers with a judge LLM through the shared OpenAI-compatible client."""
 
-    def __init__(self, client: ChatClient, max_attempts: int = 3) -> None:
+    def __init__(self, client: ChatBackend, max_attempts: int = 3, metric: str = ENDPOINT_METRIC) -> None:
         if max_attempts < 1:
             raise ValueError(f"judge max_attempts must be >= 1, got {max_attempts}")
         self.client = client
         self.max_attempts = max_attempts
+        self.metric = metric
 
     def judge(
         self, question: str, answer: str, prediction: str, extra_answers: list[str] | None = None
@@ -131,13 +149,27 @@ class LLMMatchJudge:
 
 
 def build_judge(config: JudgeConfig) -> LLMMatchJudge | None:
-    """The configured LLM-Match judge (temperature 0; key from OPENAI_API_KEY), or None when disabled."""
+    """The configured LLM-Match judge, or None when disabled: the endpoint (temperature 0; key from
+    OPENAI_API_KEY) when one is configured, else the local model. ValueError when the local model is missing."""
     if not config.enabled:
         return None
-    llm = LLMConfig(
-        model=config.model, base_url=config.base_url, temperature=0.0, max_tokens=config.max_tokens
-    )
-    return LLMMatchJudge(ChatClient(llm), config.max_attempts)
+    if config.base_url or os.environ.get("OPENAI_BASE_URL"):
+        llm = LLMConfig(
+            model=config.model, base_url=config.base_url, temperature=0.0, max_tokens=config.max_tokens
+        )
+        return LLMMatchJudge(ChatClient(llm), config.max_attempts, ENDPOINT_METRIC)
+    from tango.llm.local import LocalChatModel, LocalModelConfig
+    from tango.llm.models import DEFAULT_MODEL, model_path
+
+    name = config.local_model or DEFAULT_MODEL
+    path = model_path(name)
+    if not path.is_file():
+        raise ValueError(
+            f"task.judge: no endpoint is configured and the local judge model {path} is missing "
+            "(python -m tango.llm fetch, or set task.judge.base_url)"
+        )
+    settings = LocalModelConfig(n_ctx=2048, max_tokens=config.max_tokens, stop=("\n",))
+    return LLMMatchJudge(LocalChatModel(path, settings), config.max_attempts, LOCAL_METRIC)
 
 
 def normalise_answer(text: str) -> str:
@@ -180,5 +212,7 @@ def score_answer(
         result = judge.judge(question, answer, prediction, extra_answers)
         extra.update(judge_mark=result.mark, judge_attempts=result.attempts, judge_error=result.error)
         if result.score is not None:
-            metrics["llm_match"] = result.score
+            metrics[judge.metric] = result.score
+            agree = (result.score >= RIGHT_SCORE) == (metrics["normalised_match"] >= RIGHT_SCORE)
+            metrics["judge_agreement"] = 100.0 if agree else 0.0
     return metrics, extra

@@ -1,10 +1,18 @@
-"""ORACLE question answering from the structured facts of the objects the agent has observed.
+"""ORACLE question answering: general rules over the scene graph of the objects the agent observed, and a
+language model over the same graph for every question no rule covers.
 
-A question is grounded in what was observed (which observed categories, room types and attribute values it
-names: tango.perception.oracle.mentions), its intent is the nearest of a few prototype questions by MiniLM
-similarity (tango.perception.oracle.intents), and the answer is composed from the facts of the observed
-objects: counts, rooms, attribute values, nearby objects, what rests on what, and what a kind of object is
-for (tango.perception.oracle.uses). Nothing here parses a dataset's sentence templates or returns its strings.
+The rules are the ones that hold for any question of their kind, whatever its wording: counting observed
+objects (in a room type) or observed rooms of a type, whether something was observed (in a room type), which
+of two observed objects is taller, shorter, bigger or smaller by its observed size, an observed object's
+reported attribute (colour, material, ...) and the room type it was seen in. A question is grounded in the
+observed names it mentions (tango.perception.oracle.mentions; words near an observed category by MiniLM
+similarity count as naming it: "sofa" for an observed couch); what it asks is decided by English cues
+("how many", a comparative) and otherwise by the nearest prototype question (tango.perception.oracle.intents).
+
+Everything else (what stands where, what lies on what, what something is for) goes to the `fallback`: the
+scene-graph answerer (tango.perception.scene_graph_answerer) with the configured model, or, with
+`fallback: none`, the answer "unknown". The answerer never parses a dataset's sentences or returns its
+phrasings: its answers are a number, yes or no, an attribute value, a room type or an object's name.
 """
 
 from __future__ import annotations
@@ -15,192 +23,253 @@ from dataclasses import dataclass, replace
 from tango.agent.api import GoalImage
 from tango.agent.observation import Observation
 from tango.perception.config import AnswererConfig
-from tango.perception.detections import normalise_label
 from tango.perception.oracle.ground_truth import GroundTruth, OracleContext
 from tango.perception.oracle.intents import (
     ROOM_PLACEHOLDER,
     SUBJECT_PLACEHOLDER,
     IntentClassifier,
     asks_yes_or_no,
-    best_match,
 )
-from tango.perception.oracle.mentions import masked, words
+from tango.perception.oracle.mentions import Mention, masked, words
 from tango.perception.oracle.observed import ObservedObjects
-from tango.perception.oracle.observed_facts import (
-    CATEGORY,
-    NEAR_M,
-    ROOM,
-    ObservedFacts,
-    category_of,
-    footprint_gap,
-    most_common,
-    room_of,
-)
+from tango.perception.oracle.observed_facts import CATEGORY, ROOM, ObservedFacts, most_common
 from tango.perception.oracle.scene import OracleScene
-from tango.perception.oracle.uses import use_text
 from tango.perception.oracle.visible import visible_objects
 from tango.perception.registry import register
+from tango.perception.scene_graph import GraphObject, SceneGraph
+from tango.perception.scene_graph_answerer import SceneGraphAnswerer, chat_backend
 from tango.perception.text_similarity import TextEmbedder
-from tango.sim.scene import SceneObject
 
 UNSEEN = "unknown"
-NOTHING_OBSERVED = {"count": "0", "exists": "no"}
-"""Answers to count and existence questions about something never observed (other such questions: unknown)."""
-MIN_USE_SIMILARITY = 0.2
-"""Below this similarity between a need and the best observed object's use, nothing observed serves it."""
+FALLBACKS = ("none", "scene_graph")
+SYNONYM_SIMILARITY = 0.7
+"""A question word (or two) this similar to an observed category (MiniLM) names that category."""
+COMPARATIVES: dict[str, tuple[Callable[[GraphObject], float], bool]] = {
+    "taller": (lambda o: o.height, True),
+    "higher": (lambda o: o.height, True),
+    "shorter": (lambda o: o.height, False),
+    "lower": (lambda o: o.height, False),
+    "bigger": (lambda o: o.volume, True),
+    "larger": (lambda o: o.volume, True),
+    "smaller": (lambda o: o.volume, False),
+    "longer": (lambda o: max(o.size[0], o.size[2]), True),
+    "wider": (lambda o: max(o.size[0], o.size[2]), True),
+}
+"""Comparative adjective -> the observed size it compares and whether the larger value wins."""
+COUNT_CUES = (("how", "many"), ("number", "of"))
+LOCATION_WORDS = frozenset({"in", "inside", "within", "of", "at", "from", "into", "throughout"})
+DETERMINERS = frozenset({"the", "this", "that", "a", "an", "your", "my", "our"})
+FILLER_WORDS = frozenset(
+    {"the", "this", "that", "there", "here", "what", "which", "where", "how", "many", "is", "are", "was",
+     "were", "does", "did", "have", "has", "any", "some", "home", "house", "apartment", "flat", "room",
+     "rooms", "one", "and", "or", "with", "color", "colour", "material", "made", "tell", "me", "you", "see"}
+)  # fmt: skip
+"""Words never taken as naming an observed category by similarity (question words and the home itself)."""
 
 
 @dataclass(frozen=True)
 class Query:
-    """A question grounded in the observed facts: the categories it names (the first is its subject), the
-    room type it names, the attribute values it names, and whether it asks for yes or no."""
+    """A question grounded in the observed names: the categories it names (in reading order), the room type
+    it names and whether that room is where to look ("in the kitchen") rather than what is asked about
+    ("how many bedrooms"), the attribute values it names, and whether it asks for yes or no."""
 
     text: str
+    tokens: list[str]
+    mentions: list[Mention]
     categories: list[str]
     room: str
+    room_is_place: bool
     values: dict[str, str]
     yes_or_no: bool
 
     @property
     def subject(self) -> str:
-        """The category asked about: the first one named ("" when none is)."""
         return self.categories[0] if self.categories else ""
 
+    def asks_count(self) -> bool:
+        pairs = set(zip(self.tokens, self.tokens[1:]))
+        return any(cue in pairs for cue in COUNT_CUES)
 
-def a_list(objects: list[SceneObject]) -> str:
-    """ "a lamp and a vase" (each category once)."""
-    return " and ".join(f"a {c}" for c in sorted({category_of(o) for o in objects}))
-
-
-def is_or_are(objects: list[SceneObject]) -> str:
-    """The verb that agrees with `a_list(objects)`."""
-    return "is" if len({category_of(o) for o in objects}) == 1 else "are"
+    def comparative(self) -> str:
+        return next((word for word in self.tokens if word in COMPARATIVES), "")
 
 
-def place(obj: SceneObject) -> str:
-    """ "the couch in the living room" (or "the couch" when its room is unannotated)."""
-    return f"the {category_of(obj)}" + (f" in the {room_of(obj)}" if obj.room else "")
+def room_is_place(tokens: list[str], mention: Mention, names_objects: bool) -> bool:
+    """Whether a room mention says where to look rather than what is asked about: always when the question
+    names objects ("the kitchen's sink", "does the kitchen have a sink", "the dining room table"), else
+    after "in"/"of"/... (past determiners) or as a possessive."""
+    if names_objects:
+        return True
+    index = mention.start - 1
+    while index >= 0 and tokens[index] in DETERMINERS:
+        index -= 1
+    possessive = mention.end < len(tokens) and tokens[mention.end] == "s"
+    return possessive or (index >= 0 and tokens[index] in LOCATION_WORDS)
 
 
 class OracleAnswerer:
-    """ORACLE answerer: each call first records what the current frame shows, then answers from the memory."""
+    """ORACLE answerer: each call first records what the current frame shows, then answers from everything
+    observed, by rule where one applies and through `fallback` (None: "unknown") otherwise."""
 
     def __init__(
-        self, scene: OracleScene, min_pixels: int, text: TextEmbedder, memory: ObservedObjects | None = None
+        self,
+        scene: OracleScene,
+        min_pixels: int,
+        text: TextEmbedder,
+        memory: ObservedObjects | None = None,
+        fallback: SceneGraphAnswerer | None = None,
     ) -> None:
         self.scene = scene
         self.min_pixels = min_pixels
         self.memory = memory if memory is not None else ObservedObjects()
         self.text = text
         self.intents = IntentClassifier(text)
-        self.handlers: dict[str, Callable[[ObservedFacts, Query], str]] = {
-            "count": self._count,
-            "exists": self._exists,
-            "identify": self._identify,
-            "surface_empty": self._surface_empty,
-            "surface_contents": self._surface_contents,
-            "locate": self._locate,
-            "purpose": self._purpose,
-        }
+        self.fallback = fallback
 
     def observe(self, obs: Observation) -> None:
         """Record what is visible in `obs`."""
         self.memory.record(visible_objects(obs, self.scene, self.min_pixels))
 
+    def graph(self, obs: Observation) -> SceneGraph:
+        """The scene graph of everything observed, after recording `obs`."""
+        self.observe(obs)
+        return ObservedFacts(self.memory).graph()
+
     def answer(self, obs: Observation, question: str, image: GoalImage | None = None) -> str:
-        """A short answer from the observed objects; "unknown" when nothing observed fits. With `image` of the
-        frame's size, what the image shows is observed instead of the current frame."""
+        """A short answer from the observed objects. With `image` of the frame's size, what the image shows
+        is observed instead of the current frame."""
         if image is not None and image.pixels.shape == (obs.height, obs.width, 3):
             obs = replace(obs, rgb=image.pixels, semantic=GroundTruth.semantic(image.semantic, "the image"))
         self.observe(obs)
         facts = ObservedFacts(self.memory)
-        mentions = facts.mentions(question)
-        query = Query(
+        graph = facts.graph()
+        query = self.query(question, facts)
+        ruled = self.by_rule(graph, query)
+        if ruled is not None:
+            return ruled
+        return self.fallback.answer_graph(graph, question) if self.fallback is not None else UNSEEN
+
+    def query(self, question: str, facts: ObservedFacts) -> Query:
+        """The question grounded in the observed names (and their near synonyms)."""
+        tokens = words(question)
+        mentions = self._with_synonyms(tokens, facts.mentions(question), facts.categories())
+        rooms = [m for m in mentions if m.kind == ROOM]
+        return Query(
             question,
+            tokens,
+            mentions,
             [m.name for m in mentions if m.kind == CATEGORY],
-            next((m.name for m in mentions if m.kind == ROOM), ""),
+            rooms[0].name if rooms else "",
+            bool(rooms) and room_is_place(tokens, rooms[0], any(m.kind == CATEGORY for m in mentions)),
             {m.kind: m.name for m in mentions if m.kind not in (CATEGORY, ROOM)},
-            asks_yes_or_no(words(question)),
+            asks_yes_or_no(tokens),
         )
-        asked = masked(question, mentions, {CATEGORY: SUBJECT_PLACEHOLDER, ROOM: ROOM_PLACEHOLDER})
-        unobserved = "" if query.categories else self.intents.about_unobserved(asked)
-        if unobserved:
-            return NOTHING_OBSERVED.get(unobserved, UNSEEN)
-        intent = self.intents.classify(
-            asked, bool(query.categories), facts.attribute_names(), set(query.values)
-        )
+
+    def _with_synonyms(
+        self, tokens: list[str], mentions: list[Mention], categories: list[str]
+    ) -> list[Mention]:
+        """`mentions` plus the free words (one or two) nearest an observed category above SYNONYM_SIMILARITY."""
+        taken = {i for m in mentions for i in range(m.start, m.end)}
+        spans = [
+            (start, start + size)
+            for size in (2, 1)
+            for start in range(len(tokens) - size + 1)
+            if not any(i in taken for i in range(start, start + size))
+            and not any(tokens[i] in FILLER_WORDS or len(tokens[i]) < 3 for i in range(start, start + size))
+        ]
+        if not spans or not categories:
+            return mentions
+        similarity = self.text.similarity([" ".join(tokens[a:b]) for a, b in spans], categories)
+        found = list(mentions)
+        for (start, end), row in zip(spans, similarity):
+            best = int(row.argmax())
+            if row[best] >= SYNONYM_SIMILARITY and not any(i in taken for i in range(start, end)):
+                found.append(Mention(CATEGORY, categories[best], start, end))
+                taken.update(range(start, end))
+        return sorted(found, key=lambda m: m.start)
+
+    def by_rule(self, graph: SceneGraph, query: Query) -> str | None:
+        """The answer when a general rule covers the question, else None."""
+        comparative = query.comparative()
+        if comparative and len(set(query.categories)) >= 2:
+            return self._compare(graph, query, comparative)
+        if query.asks_count():
+            return self._count(graph, query)
+        asked = masked(query.text, query.mentions, {CATEGORY: SUBJECT_PLACEHOLDER, ROOM: ROOM_PLACEHOLDER})
+        observed_attributes = {k for o in graph.objects for k in o.attributes} - set(query.values)
+        intent = self.intents.classify(asked, observed_attributes)
+        if intent.name == "exists":
+            return self._exists(graph, query)
+        if intent.name == "count":
+            return self._count(graph, query)
+        if not query.subject:
+            return None
         if intent.attribute:
-            return self._attribute(facts, query, intent.attribute)
-        return self.handlers[intent.name](facts, query)
+            return self._attribute(graph, query, intent.attribute)
+        if intent.name == "locate":
+            return self._locate(graph, query)
+        return None
 
-    def _subjects(self, facts: ObservedFacts, query: Query) -> list[SceneObject]:
-        """Observed objects of the subject category, in the named room when the question names one."""
-        return facts.of_category(query.subject, query.room) if query.subject else []
+    def _subjects(self, graph: SceneGraph, query: Query, category: str = "") -> list[GraphObject]:
+        room = query.room if query.room_is_place else ""
+        return graph.of_category(category or query.subject, room)
 
-    def _count(self, facts: ObservedFacts, query: Query) -> str:
-        return str(len(self._subjects(facts, query)))
+    def _count(self, graph: SceneGraph, query: Query) -> str:
+        if query.subject:
+            return str(len(self._subjects(graph, query)))
+        if query.room and not query.room_is_place:
+            return str(graph.room_counts()[query.room])
+        if "rooms" in query.tokens:
+            return str(len(graph.room_instances()))
+        return "0"
 
-    def _exists(self, facts: ObservedFacts, query: Query) -> str:
-        return "yes" if self._subjects(facts, query) else "no"
+    def _exists(self, graph: SceneGraph, query: Query) -> str:
+        if query.subject:
+            return "yes" if self._subjects(graph, query) else "no"
+        if query.room and not query.room_is_place:
+            return "yes" if graph.room_counts()[query.room] else "no"
+        return "no"
 
-    def _attribute(self, facts: ObservedFacts, query: Query, attribute: str) -> str:
-        values = [o.attributes[attribute] for o in self._subjects(facts, query) if attribute in o.attributes]
+    def _compare(self, graph: SceneGraph, query: Query, comparative: str) -> str:
+        measure, larger_wins = COMPARATIVES[comparative]
+        first, second = list(dict.fromkeys(query.categories))[:2]
+        sizes = {}
+        for category in (first, second):
+            found = self._subjects(graph, query, category) or graph.of_category(category)
+            if not found:
+                return UNSEEN
+            sizes[category] = measure(found[0])
+        winner = max(sizes, key=lambda c: sizes[c] if larger_wins else -sizes[c])
+        if query.yes_or_no:
+            return "yes" if winner == first else "no"
+        return f"the {winner}"
+
+    def _attribute(self, graph: SceneGraph, query: Query, attribute: str) -> str:
+        values = [o.attributes[attribute] for o in self._subjects(graph, query) if attribute in o.attributes]
         return most_common(values) if values else UNSEEN
 
-    def _locate(self, facts: ObservedFacts, query: Query) -> str:
-        rooms = [room_of(o) for o in self._subjects(facts, query) if o.room]
-        return f"in the {most_common(rooms)}" if rooms else UNSEEN
-
-    def _surface_empty(self, facts: ObservedFacts, query: Query) -> str:
-        surfaces = self._subjects(facts, query)
-        if not surfaces:
-            return UNSEEN
-        items = facts.resting_on(surfaces[0])
-        return f"no, {a_list(items)} {is_or_are(items)} on it" if items else "yes, there is nothing on it"
-
-    def _surface_contents(self, facts: ObservedFacts, query: Query) -> str:
-        surfaces = self._subjects(facts, query)
-        if not surfaces:
-            return UNSEEN
-        items = facts.resting_on(surfaces[0])
-        if query.yes_or_no:
-            return f"yes, {a_list(items)} {is_or_are(items)} on it" if items else "no, it is empty"
-        return a_list(items) if items else "nothing"
-
-    def _identify(self, facts: ObservedFacts, query: Query) -> str:
-        """The observed object with every named attribute value, near an object of a named category (when
-        one is named) and of another category, in the named room; the nearest one first."""
-        anchors = [a for category in query.categories for a in facts.of_category(category, query.room)]
-        if query.categories and not anchors:
-            return UNSEEN
-        named = set(query.categories)
-        candidates = [
-            o
-            for o in facts.objects
-            if category_of(o) not in named
-            and (not query.room or room_of(o) == query.room)
-            and all(normalise_label(o.attributes.get(k, "")) == v for k, v in query.values.items())
-        ]
-        if not anchors:
-            return f"a {category_of(candidates[0])}" if candidates else UNSEEN
-        near = [
-            (min(footprint_gap(c, a) for a in anchors if a.room_id == c.room_id), c.id, c)
-            for c in candidates
-            if any(a.room_id == c.room_id for a in anchors)
-        ]
-        near = [item for item in near if item[0] <= NEAR_M]
-        return f"a {category_of(min(near)[2])}" if near else UNSEEN
-
-    def _purpose(self, facts: ObservedFacts, query: Query) -> str:
-        """The observed kind of object whose use fits the need best, and where one was seen."""
-        categories = facts.categories()
-        best, similarity = best_match(self.text, query.text, [use_text(c) for c in categories])
-        if best < 0 or similarity < MIN_USE_SIMILARITY:
-            return UNSEEN
-        return place(facts.of_category(categories[best])[0])
+    def _locate(self, graph: SceneGraph, query: Query) -> str:
+        rooms = [o.room for o in graph.of_category(query.subject) if o.room]
+        return " and ".join(dict.fromkeys(rooms)) if rooms else UNSEEN
 
 
 @register("answerer", "oracle", oracle=True)
 def oracle_answerer(config: AnswererConfig, ctx: OracleContext) -> OracleAnswerer:
+    """Rules over the observed objects; `fallback: scene_graph` sends the other questions to the model."""
+    if config.fallback not in FALLBACKS:
+        raise ValueError(f"perception.answerer.fallback is {config.fallback!r}; choose from {FALLBACKS}")
     truth = ctx.ground_truth
-    return OracleAnswerer(truth.scene, truth.min_pixels, ctx.models.text(config.text_model), truth.observed)
+    answerer = OracleAnswerer(
+        truth.scene, truth.min_pixels, ctx.models.text(config.text_model), truth.observed
+    )
+    if config.fallback == "scene_graph":
+        answerer.fallback = SceneGraphAnswerer(answerer.graph, chat_backend(config))
+    return answerer
+
+
+@register("answerer", "scene_graph", oracle=True)
+def scene_graph_answerer(config: AnswererConfig, ctx: OracleContext) -> SceneGraphAnswerer:
+    """Every question through the model, over the scene graph of the annotated objects the agent observed."""
+    truth = ctx.ground_truth
+    rules = OracleAnswerer(truth.scene, truth.min_pixels, ctx.models.text(config.text_model), truth.observed)
+    return SceneGraphAnswerer(rules.graph, chat_backend(config))

@@ -3,9 +3,10 @@ objects' facts, and how well each observed candidate fits it.
 
 A description states the facts it names of the observed vocabulary (tango.perception.oracle.mentions): the
 described category (the first observed category it names), attribute values ("red", "wooden"), a room type,
-and other observed categories, which the described object must stand near. A candidate scores the MiniLM
-similarity between the description and its own facts plus one per stated fact it satisfies. No sentence
-pattern of any dataset is parsed. The CLIP matcher of real perception is in tango.perception.clip_description.
+and other observed categories, which the described object must stand near (a loose reading of "near": an
+observed object of that category in the same room with its centre within NEAR_CENTRES_M in the floor plane).
+A candidate scores the MiniLM similarity between the description and its own facts plus one per stated fact
+it satisfies. No sentence pattern of any dataset is parsed. The CLIP matcher of real perception is in tango.perception.clip_description.
 """
 
 from __future__ import annotations
@@ -22,7 +23,10 @@ from tango.perception.oracle.scene import OracleScene
 from tango.perception.text_similarity import TextEmbedder
 from tango.sim.scene import SceneObject
 
-ATTRIBUTE_ORDER = ("size", "color", "material")
+NEAR_CENTRES_M = 3.0
+"""Objects of a room whose centres are at most this far apart in the floor plane are near each other (rooms
+are a few metres across: "near" in a description is read loosely; ranking by similarity decides between
+candidates that all satisfy it)."""
 
 
 @dataclass(frozen=True)
@@ -74,9 +78,9 @@ def stated_facts(description: str, facts: ObservedFacts, category: str = "") -> 
 
 
 def object_text(obj: SceneObject) -> str:
-    """ "small red wood chair in the kitchen" from an annotation."""
-    values = [obj.attributes[k] for k in ATTRIBUTE_ORDER if k in obj.attributes]
-    room = f" in the {room_of(obj)}" if obj.room else ""
+    """ "red wood chair (kitchen)" from an annotation (attribute values in name order)."""
+    values = [obj.attributes[k] for k in sorted(obj.attributes)]
+    room = f" ({room_of(obj)})" if obj.room else ""
     return " ".join([*values, category_of(obj)]) + room
 
 
@@ -84,8 +88,17 @@ def satisfied(obj: SceneObject, stated: StatedFacts, facts: ObservedFacts) -> in
     """How many stated facts (attribute values, room, nearby categories) the observed object satisfies."""
     count = sum(normalise_label(obj.attributes.get(k, "")) == v for k, v in stated.attributes.items())
     count += int(bool(stated.room) and room_of(obj) == stated.room)
-    near = {category_of(o) for o in facts.neighbours(obj)}
-    return count + sum(category in near for category in stated.near)
+    return count + sum(near(obj, category, facts) for category in stated.near)
+
+
+def near(obj: SceneObject, category: str, facts: ObservedFacts) -> bool:
+    """Whether an observed object of `category` stands in `obj`'s room within NEAR_CENTRES_M of it."""
+    return any(
+        other.room_id == obj.room_id
+        and float(np.hypot(*(np.asarray(other.center) - np.asarray(obj.center))[[0, 2]])) <= NEAR_CENTRES_M
+        for other in facts.of_category(category)
+        if other.id != obj.id
+    )
 
 
 class OracleDescriptionScorer:

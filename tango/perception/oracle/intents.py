@@ -3,15 +3,14 @@ questions per intent, written for this module in plain words.
 
 The question is compared after the observed names in it are replaced by neutral placeholders (categories by
 "X", room types by "Y"), so that what it asks, not what it is about, decides the intent; the observed facts
-then say about what. An intent that needs a subject (the object asked about) is only chosen when the question
-names an observed category, and "identify" only when it names a category or an attribute value to go by.
+then say about what. Some intents have a rule in the answerer (count, exists, attribute, locate); the others
+(identify, surface, purpose) are here so that a question of theirs is recognised as such and goes to the
+answerer's language model instead of a rule that does not fit it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import numpy as np
 
 from tango.perception.text_similarity import TextEmbedder
 
@@ -40,24 +39,24 @@ PROTOTYPES: dict[str, tuple[str, ...]] = {
         "What is the object placed against the object?",
         "I saw something green close to the object. What was it?",
     ),
-    "attribute:color": (
+    "value:color": (
         "What colour is the object?",
         "What is the color of the object in the room?",
         "Is the object red, blue or green?",
         "What shade is the object painted?",
     ),
-    "attribute:material": (
+    "value:material": (
         "What is the object made of?",
         "Is the object wooden, metal or plastic?",
         "Which substance is the object built with?",
         "What kind of material does the object use?",
     ),
-    "attribute:size": (
+    "value:size": (
         "How big is the object?",
         "Is the object large or small?",
         "What size is the object in the room?",
     ),
-    "attribute:state": (
+    "value:state": (
         "Is the object switched on or off?",
         "Is the object open or shut?",
         "Is the object broken or working?",
@@ -95,9 +94,6 @@ PROTOTYPES: dict[str, tuple[str, ...]] = {
         "Where in the home could I do my homework?",
     ),
 }
-NEEDS_SUBJECT = frozenset(PROTOTYPES) - {"identify", "purpose"}
-"""Intents about one object the question names."""
-UNOBSERVED_MARGIN = 0.1
 YES_NO_OPENERS = frozenset({"is", "are", "was", "were", "do", "does", "did", "has", "have", "can", "could"})
 
 
@@ -109,8 +105,8 @@ class Intent:
 
     @property
     def attribute(self) -> str:
-        """The attribute an `attribute:...` intent asks about ("" for other intents)."""
-        return self.name.split(":", 1)[1] if self.name.startswith("attribute:") else ""
+        """The attribute an `value:...` intent asks about ("" for other intents)."""
+        return self.name.split(":", 1)[1] if self.name.startswith("value:") else ""
 
 
 class IntentClassifier:
@@ -129,41 +125,17 @@ class IntentClassifier:
             best[name] = max(best.get(name, -1.0), float(value))
         return best
 
-    def about_unobserved(self, masked_question: str) -> str:
-        """For a question that names no observed category: the intent about a named object that it is clearly
-        more like than a need (by UNOBSERVED_MARGIN), i.e. a question about something never observed; else
-        ""."""
-        scores = self.scores(masked_question)
-        name = max(NEEDS_SUBJECT | {"identify"}, key=lambda n: scores[n])
-        return name if scores[name] >= scores["purpose"] + UNOBSERVED_MARGIN else ""
-
-    def classify(
-        self, masked_question: str, has_subject: bool, attributes: set[str], named: set[str]
-    ) -> Intent:
-        """The best intent the question's mentions allow: intents about a subject need one, "identify" a
-        subject or a named attribute value (`named`: the attributes whose values the question names), and an
-        attribute intent an observed attribute the question names no value of (naming a colour is not asking
-        for one)."""
+    def classify(self, masked_question: str, attributes: set[str]) -> Intent:
+        """The nearest intent; an attribute intent only for an attribute in `attributes` (those observed
+        objects report and the question names no value of: naming a colour is not asking for one)."""
         allowed = {
             name: score
             for name, score in self.scores(masked_question).items()
-            if (has_subject or name not in NEEDS_SUBJECT)
-            and (name != "identify" or has_subject or named)
-            and (not name.startswith("attribute:") or name.split(":", 1)[1] in attributes - named)
+            if not name.startswith("value:") or name.split(":", 1)[1] in attributes
         }
-        name = max(allowed, key=lambda n: allowed[n])
-        return Intent(name)
+        return Intent(max(allowed, key=lambda n: allowed[n]))
 
 
 def asks_yes_or_no(words: list[str]) -> bool:
     """Whether a question opens with an auxiliary verb, as yes/no questions do in English."""
     return bool(words) and words[0] in YES_NO_OPENERS
-
-
-def best_match(text: TextEmbedder, query: str, keys: list[str]) -> tuple[int, float]:
-    """Index and similarity of the key nearest to `query` (-1 when there are no keys)."""
-    if not keys:
-        return -1, 0.0
-    similarity = text.similarity([query], keys)[0]
-    index = int(np.argmax(similarity))
-    return index, float(similarity[index])

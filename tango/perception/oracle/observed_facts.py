@@ -1,6 +1,6 @@
-"""ORACLE facts about the observed objects: their names, rooms and attribute values, which observed objects
-stand near one another and which rest on which. Everything is derived from the annotations of objects the
-agent has seen (tango.perception.oracle.observed), never from the rest of the scene.
+"""ORACLE facts about the observed objects: their names, rooms and attribute values, and the scene graph of
+them (tango.perception.scene_graph, whose relations are its own geometry). Everything is derived from the
+annotations of objects the agent has seen (tango.perception.oracle.observed), never from the rest of the scene.
 """
 
 from __future__ import annotations
@@ -11,33 +11,11 @@ import numpy as np
 
 from tango.perception.detections import normalise_label
 from tango.perception.oracle.mentions import Mention, find_mentions
-from tango.perception.oracle.observed import ObservedObjects
+from tango.perception.oracle.observed import ObservedObject, ObservedObjects
+from tango.perception.scene_graph import GraphObject, SceneGraph
 from tango.sim.scene import SceneObject
 
-NEAR_M = 1.5
-"""Objects whose footprints are at most this far apart (same room) count as standing near each other."""
-ON_TOP_TOLERANCE_M = 0.06
-"""How far an object's bottom may be from a surface's top and still rest on it."""
 CATEGORY, ROOM = "category", "room"
-
-
-def footprint_gap(a: SceneObject, b: SceneObject) -> float:
-    """Distance between two bounding boxes in the floor plane (0 when they overlap)."""
-    dx = max(a.bbox_min[0] - b.bbox_max[0], b.bbox_min[0] - a.bbox_max[0], 0.0)
-    dz = max(a.bbox_min[2] - b.bbox_max[2], b.bbox_min[2] - a.bbox_max[2], 0.0)
-    return float(np.hypot(dx, dz))
-
-
-def rests_on(item: SceneObject, surface: SceneObject) -> bool:
-    """Whether `item` stands on `surface`: its bottom at the surface's top and the footprints overlapping."""
-    overlap_x = min(item.bbox_max[0], surface.bbox_max[0]) - max(item.bbox_min[0], surface.bbox_min[0])
-    overlap_z = min(item.bbox_max[2], surface.bbox_max[2]) - max(item.bbox_min[2], surface.bbox_min[2])
-    return (
-        item.id != surface.id
-        and overlap_x > 0
-        and overlap_z > 0
-        and abs(item.bbox_min[1] - surface.bbox_max[1]) <= ON_TOP_TOLERANCE_M
-    )
 
 
 def category_of(obj: SceneObject) -> str:
@@ -94,15 +72,24 @@ class ObservedFacts:
         ]
         return [entry.object for entry in sorted(chosen, key=lambda e: -e.times_seen)]
 
-    def neighbours(self, obj: SceneObject) -> list[SceneObject]:
-        """Observed objects of other categories in the same room within NEAR_M of `obj`, nearest first."""
-        near = [
-            (footprint_gap(obj, other), other.id, other)
-            for other in self.objects
-            if other.category != obj.category and other.room_id == obj.room_id
-        ]
-        return [other for gap, _, other in sorted(near, key=lambda t: (t[0], t[1])) if gap <= NEAR_M]
+    def graph(self) -> SceneGraph:
+        """The observed objects as a scene graph: category, room, annotated centre and size, attributes and
+        how often each was seen (its relations are the graph's own)."""
+        return SceneGraph([graph_object(entry) for entry in self.entries])
 
-    def resting_on(self, surface: SceneObject) -> list[SceneObject]:
-        """Observed objects standing on `surface`."""
-        return [obj for obj in self.objects if rests_on(obj, surface)]
+
+def graph_object(entry: ObservedObject) -> GraphObject:
+    """One observed annotated object as a scene-graph node."""
+    obj = entry.object
+    low, high = np.asarray(obj.bbox_min, dtype=float), np.asarray(obj.bbox_max, dtype=float)
+    center, size = (low + high) / 2, high - low
+    return GraphObject(
+        key=str(obj.id),
+        category=category_of(obj),
+        room=room_of(obj),
+        room_key="" if obj.room_id is None else str(obj.room_id),
+        center=(float(center[0]), float(center[1]), float(center[2])),
+        size=(float(size[0]), float(size[1]), float(size[2])),
+        attributes={k: normalise_label(v) for k, v in sorted(obj.attributes.items())},
+        sightings=entry.times_seen,
+    )

@@ -22,12 +22,26 @@ _DESCRIPTION = re.compile(r"described in (?P<input>goal_descriptions\[\d+\]|goal
 _IMAGE = re.compile(r"shown in (?P<input>goal_images\[\d+\]|goal_image(?![\w\[]))")
 _SUBJECT = re.compile(
     r"\b(?:the|a|an|any|my)\s+(?P<subject>[a-z][a-z -]*?)(?=\s+(?:in|on|near|next|of|at|under|above|below|"
-    r"behind|beside|to|with|that|which|is|are|was|were|located)\b|\s*[?.,!]|$)",
+    r"behind|beside|to|with|that|which|is|are|was|were|located|or|and|than|does|do|has|have|made|empty|clear|free|open|closed)\b|\s*[?.,!:;]|$)",
     re.IGNORECASE,
 )
 _PLACE_WORDS = frozenset(
     {"left", "right", "front", "back", "top", "bottom", "middle", "side", "other", "same"}
 )
+_PROPERTY_WORDS = frozenset(
+    {"colour", "color", "material", "size", "shape", "height", "name", "kind", "type", "number", "amount"}
+)
+"""Nouns that name what is asked about an object ("the colour of the couch"), not the object."""
+_POSSESSIVE = re.compile(r"\b(?:the|a|an|my)\s+[a-z][a-z ]*?'s\s+", re.IGNORECASE)
+"""A possessor before the object ("the kitchen's table" -> "the table")."""
+_QUANTIFIERS = frozenset({"one", "only", "single", "same"})
+_WHOLE_HOME = re.compile(
+    r"\b(?:how many|number of|count|is there|are there|was there|were there|any|anywhere|"
+    r"taller|shorter|higher|lower|bigger|larger|smaller|longer|wider)\b|\bor the\b|"
+    r"\b(?:have|has|contain|contains) (?:a|an|any)\b",
+    re.IGNORECASE,
+)
+"""Questions answered only after seeing the whole home: counts, existence and comparisons."""
 _OBJECT = re.compile(
     r"^(?:please\s+)?(?:find|go to|go back to|search for|navigate to|locate|look for|get to|reach)?\s*"
     r"(?:the|a|an|some|my)?\s*(?P<label>.+?)(?:\s+(?:described in|shown in)\b.*)?[.!\s]*$",
@@ -66,20 +80,28 @@ def goal_program(goal: str) -> str:
 
 def question_subject(question: str) -> str | None:
     """The object a question is about, from its words ('What color is the red couch?' -> 'red couch')."""
+    question = _POSSESSIVE.sub("the ", question)
     for match in _SUBJECT.finditer(question):
-        words = match.group("subject").lower().split()[:2]
-        if words and words[0] not in _PLACE_WORDS:
+        words = [w for w in match.group("subject").lower().split() if w not in _QUANTIFIERS][:2]
+        if words and words[0] not in _PLACE_WORDS and words[-1] not in _PROPERTY_WORDS:
             return " ".join(words)
     return None
 
 
+def asks_about_whole_home(question: str) -> bool:
+    """Whether a question needs the whole home seen: how many, is there, which of two is taller."""
+    return bool(_WHOLE_HOME.search(question))
+
+
 def question_program(question: str) -> str:
-    """Look around, search a bounded number of steps for the question's object and go to it, then answer.
+    """Look around, search a bounded number of steps for the question's object and go to it, then answer;
+    a question about the whole home (counts, existence, comparisons) or one naming no object explores
+    (bounded) before answering.
 
     The search is bounded so the answer is always given within the step budget."""
     ask = f"return answer({question.strip()!r})\n"
     subject = question_subject(question)
-    if subject is None:
+    if subject is None or asks_about_whole_home(question):
         return (
             "look_around()\n"
             f"for step in range({EQA_EXPLORE_STEPS}):\n"
