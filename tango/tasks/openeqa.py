@@ -243,6 +243,8 @@ class OpenEQAFlow(HabitatFlow):
         )
         episode = episode_result(question.question, record, [result], metrics, run.steps)
         episode.extra = {"category": question.category, "reference": question.answer, **extra}
+        if question.extra_answers:
+            episode.extra["extra_answers"] = list(question.extra_answers)
         if cut:
             episode.extra["prediction_cut"] = True
             episode.failure_reason = episode.failure_reason or (
