@@ -81,9 +81,17 @@ def breakdown(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run_dir", type=Path)
+    parser.add_argument(
+        "--questions", type=Path, help="the run's question file, for runs that did not record extra_answers"
+    )
     args = parser.parse_args(argv)
     lines = (args.run_dir / "episodes.jsonl").read_text().splitlines()
-    table = breakdown([json.loads(line) for line in lines if line.strip()])
+    records = [json.loads(line) for line in lines if line.strip()]
+    if args.questions is not None:
+        extra = {q["question_id"]: q.get("extra_answers", []) for q in json.loads(args.questions.read_text())}
+        for record in records:
+            record.setdefault("extra", {}).setdefault("extra_answers", extra.get(record["episode_id"], []))
+    table = breakdown(records)
     for category, entry in table.items():
         cells = [f"n={entry['n']}"] + [
             f"{s} {m:.1f} [{lo:.1f}, {hi:.1f}]" for s in SCORES if s in entry for m, lo, hi in [entry[s]]
