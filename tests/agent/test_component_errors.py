@@ -11,7 +11,9 @@ from tango.harness.run import run_evaluation
 from tests.agent.synthetic import eval_config, read_jsonl
 
 
-def test_a_missing_checkpoint_inside_an_episode_is_that_episodes_error(dataset_root: Path, tmp_path: Path) -> None:
+def test_a_missing_checkpoint_inside_an_episode_is_that_episodes_error(
+    dataset_root: Path, tmp_path: Path
+) -> None:
     config = eval_config(
         dataset_root, "objectnav", tmp_path, "eval.num_episodes=1", "task.max_steps=20",
         "agent.navigation.controller=pointnav", f"agent.navigation.pointnav_checkpoint={tmp_path / 'none.pth'}",

@@ -33,9 +33,18 @@ def run_eval(tmp_path: Path, *overrides: str, missing: str = "") -> subprocess.C
         (shadow / f"{missing}.py").write_text(f"raise ModuleNotFoundError({message!r}, name={missing!r})\n")
         path.insert(0, str(shadow))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(path), "TANGO_CACHE": str(tmp_path / "cache")}
-    command = [sys.executable, "-m", "tango.eval", "task=objectnav", "eval.num_episodes=1", "eval.num_workers=1"]
+    command = [
+        sys.executable,
+        "-m",
+        "tango.eval",
+        "task=objectnav",
+        "eval.num_episodes=1",
+        "eval.num_workers=1",
+    ]
     command += [f"eval.output_dir={tmp_path / 'run'}", *overrides]
-    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False)
+    return subprocess.run(
+        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False
+    )
 
 
 @pytest.mark.parametrize(
@@ -62,7 +71,9 @@ def test_a_setup_mistake_is_one_line_and_exit_2_before_any_episode(
     assert not (tmp_path / "run" / "episodes.jsonl").exists()
 
 
-def test_model_paths_local_must_exist_hub_ids_must_be_cached_offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_model_paths_local_must_exist_hub_ids_must_be_cached_offline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     check_model_path(str(tmp_path), "perception.detector.path")
     with pytest.raises(PreflightError, match="does not exist"):
         check_model_path(str(tmp_path / "missing"), "perception.detector.path")

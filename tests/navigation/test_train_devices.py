@@ -14,7 +14,13 @@ import torch.serialization
 from tango.devices import DeviceError, resolve_device
 from tango.navigation.pointnav_checkpoint import build_policy, load_pointnav_policy
 from tango.navigation.train.__main__ import device_flag_as_override
-from tango.navigation.train.distributed import Workers, backend_for, check_pairing, sum_over_workers, training_device
+from tango.navigation.train.distributed import (
+    Workers,
+    backend_for,
+    check_pairing,
+    sum_over_workers,
+    training_device,
+)
 from tango.navigation.train.record import Progress, load_resumable, on_cpu, save_resumable
 
 CPU, GPU0, GPU1 = torch.device("cpu"), torch.device("cuda", 0), torch.device("cuda", 1)
@@ -60,7 +66,10 @@ def test_single_process_sums_without_a_process_group() -> None:
 
 
 def test_device_flag_becomes_the_train_device_override() -> None:
-    assert device_flag_as_override(["--device", "cuda", "train.seed=1"]) == ["train.device=cuda", "train.seed=1"]
+    assert device_flag_as_override(["--device", "cuda", "train.seed=1"]) == [
+        "train.device=cuda",
+        "train.seed=1",
+    ]
     assert device_flag_as_override(["--device=cpu"]) == ["train.device=cpu"]
     assert device_flag_as_override(["train.device=auto"]) == ["train.device=auto"]
 
@@ -99,6 +108,8 @@ def test_a_checkpoint_written_on_a_gpu_resumes_on_the_cpu(tmp_path: Path, storag
     assert progress is not None and progress.update == 3 and progress.env_steps == 96
     for key, value in trained.state_dict().items():
         assert torch.equal(resumed.state_dict()[key], value)
-    assert torch.equal(again.state_dict()["state"][0]["exp_avg"], optimizer.state_dict()["state"][0]["exp_avg"])
+    assert torch.equal(
+        again.state_dict()["state"][0]["exp_avg"], optimizer.state_dict()["state"][0]["exp_avg"]
+    )
     loaded = load_pointnav_policy(path)
     assert next(loaded.parameters()).device == CPU

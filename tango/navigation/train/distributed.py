@@ -83,8 +83,10 @@ def start_workers(requested: str = "auto") -> Workers:
     if world_size <= 1:
         return Workers(device=device)
     backend = backend_for(device)
-    options = {"device_id": device} if device.type == "cuda" else {}  # binds NCCL's communicator to the GPU
-    dist.init_process_group(backend=backend, **options)
+    if device.type == "cuda":
+        dist.init_process_group(backend=backend, device_id=device)  # binds NCCL's communicator to this GPU
+    else:
+        dist.init_process_group(backend=backend)
     return Workers(dist.get_rank(), dist.get_world_size(), device, backend)
 
 
