@@ -63,6 +63,7 @@ class ScorerConfig:
     head: str = "itc"
     text_model: str = ""
     min_pixels: int = 100
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -104,6 +105,7 @@ class DescriptionConfig:
     text_model: str = ""
     min_similarity: float = 0.25
     crop_padding: float = 0.1
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -113,6 +115,7 @@ class RoomConfig:
     kind: str = "clip"
     clip: ClipConfig = field(default_factory=ClipConfig)
     rooms: list[str] = field(default_factory=lambda: list(DEFAULT_ROOMS))
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
