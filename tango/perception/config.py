@@ -29,7 +29,8 @@ class ClipConfig:
 @dataclass
 class DetectorConfig:
     """Which detector: `owlv2`, `owlvit` (transformers; optionally DETR for COCO labels), `yolo` (OpenCV DNN),
-    `oracle` (semantic frame); `path` is a model folder or hub id in the local cache."""
+    `oracle` (semantic frame), `simulated` (semantic frame degraded by the error model in `options`), `none`;
+    `path` is a model folder or hub id in the local cache."""
 
     kind: str = "owlv2"
     path: str = "google/owlv2-base-patch16-ensemble"
@@ -55,7 +56,8 @@ class FilterConfig:
 
 @dataclass
 class ScorerConfig:
-    """Value-map scorer: `clip`, `blip2_itm`, or `text_oracle` (MiniLM over the annotated labels in view)."""
+    """Value-map scorer: `clip`, `blip2_itm`, `text_oracle` (MiniLM over the annotated labels in view),
+    `simulated` (the same with noise; its settings in `options`) or `flat` (0 for every prompt)."""
 
     kind: str = "clip"
     clip: ClipConfig = field(default_factory=ClipConfig)

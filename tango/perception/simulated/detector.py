@@ -61,31 +61,31 @@ class SimulatedDetector:
 
     def _true(self, obs: Observation, view: FrameView, labels: list[str]) -> tuple:
         """Detected objects whose (possibly confused) label answers a query."""
-        detected = view.noticed("detector")
         chosen: list[int] = []
         names: list[str] = []
-        for i in np.flatnonzero(detected):
+        for i in np.flatnonzero(view.noticed("detect")):
             query = next((q for q in labels if self.labels.matches(q, view.labels[i])), None)
             if query is not None:
                 chosen.append(int(i))
                 names.append(query)
-        ids = [view.visible[i].object.id for i in chosen]
-        scores = beta_scores(uniforms(view.key, "score", ids), self.model.true_score_beta)
-        boxes = np.array([self._jitter(view, i) for i in chosen], dtype=np.float64).reshape(-1, 4)
+        scores = beta_scores(view.draw("score")[chosen], self.model.true_score_beta)
+        boxes = self._jitter(view, np.array(chosen, dtype=np.int64))
         masks = np.zeros((len(chosen), obs.height, obs.width), dtype=bool)
         for canvas, i in zip(masks, chosen):
             view.visible[i].paint(canvas)
         points = np.array([view.visible[i].point for i in chosen], dtype=np.float64).reshape(-1, 3)
         return boxes, scores, names, points, masks
 
-    def _jitter(self, view: FrameView, index: int) -> np.ndarray:
-        """The object's box, its centre and size perturbed by `box_jitter` of its size (localisation error)."""
-        x0, y0, x1, y1 = (float(b) for b in view.visible[index].box)
-        z = normals(view.key, "box", [view.visible[index].object.id * 4 + k for k in range(4)])
+    def _jitter(self, view: FrameView, chosen: np.ndarray) -> np.ndarray:
+        """The objects' boxes, centre and size perturbed by `box_jitter` of their size (localisation error)."""
+        if len(chosen) == 0:
+            return np.zeros((0, 4))
+        x0, y0, x1, y1 = np.stack([view.visible[i].box for i in chosen]).astype(np.float64).T
         jitter = self.model.box_jitter
-        cx, cy = (x0 + x1) / 2 + z[0] * jitter * (x1 - x0), (y0 + y1) / 2 + z[1] * jitter * (y1 - y0)
-        w, h = (x1 - x0) * np.exp(z[2] * jitter), (y1 - y0) * np.exp(z[3] * jitter)
-        return np.array([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2])
+        dx, dy, dw, dh = (view.normal(name)[chosen] * jitter for name in ("box_x", "box_y", "box_w", "box_h"))
+        cx, cy = (x0 + x1) / 2 + dx * (x1 - x0), (y0 + y1) / 2 + dy * (y1 - y0)
+        w, h = (x1 - x0) * np.exp(dw), (y1 - y0) * np.exp(dh)
+        return np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
 
     def _false(self, obs: Observation, view: FrameView, query: str) -> tuple:
         """Background false positives of one query: each of the model's slots fires with probability
@@ -94,8 +94,10 @@ class SimulatedDetector:
         slots = np.arange(model.false_positive_slots)
         stream = f"false/{query}"
         fired = slots[uniforms(view.key, stream, slots) < model.false_positives_per_frame / len(slots)]
+        if len(fired) == 0:
+            return _nothing(obs)
         background = self._background(obs)
-        if len(fired) == 0 or len(background) == 0:
+        if len(background) == 0:
             return _nothing(obs)
         where = background[(uniforms(view.key, f"{stream}/where", fired) * len(background)).astype(np.int64)]
         low, high = np.log(model.false_positive_side_px)

@@ -12,6 +12,7 @@ Uniforms come from a splitmix64 hash, vectorised in numpy: no generator is creat
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 
 import numpy as np
 from scipy.special import ndtri
@@ -22,7 +23,6 @@ POSE_DECIMALS = 3
 """Camera poses are rounded to this many decimals (1 mm, 1e-3 of a rotation entry) before hashing, so the same
 place reached along different paths (float rounding) draws the same perception."""
 
-_MASK = np.uint64(0xFFFFFFFFFFFFFFFF)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
@@ -44,19 +44,23 @@ def frame_key(seed: int, scene_id: str, obs: Observation) -> int:
 
 
 def _splitmix(values: np.ndarray) -> np.ndarray:
-    with np.errstate(over="ignore"):
-        z = (values + _GOLDEN) & _MASK
-        z = ((z ^ (z >> np.uint64(30))) * _MIX1) & _MASK
-        z = ((z ^ (z >> np.uint64(27))) * _MIX2) & _MASK
-        return z ^ (z >> np.uint64(31))
+    """splitmix64's finaliser on uint64 arrays (array arithmetic wraps modulo 2**64 without warnings)."""
+    z = values + _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@lru_cache(maxsize=4096)
+def _stream(stream: str) -> int:
+    return text_key("stream", stream)
 
 
 def uniforms(key: int, stream: str, items: np.ndarray | list[int]) -> np.ndarray:
     """(N,) uniforms in (0, 1), one per item (an object id, a slot index), for `key` and a named stream."""
-    base = np.uint64(text_key(stream, key))
+    base = _splitmix(np.array([key ^ _stream(stream)], dtype=np.uint64))
     ids = np.asarray(items, dtype=np.int64).astype(np.uint64)
-    with np.errstate(over="ignore"):
-        mixed = _splitmix(_splitmix(ids ^ base) + base)
+    mixed = _splitmix(_splitmix(ids ^ base) + base)
     return ((mixed >> np.uint64(11)).astype(np.float64) + 0.5) / float(1 << 53)
 
 

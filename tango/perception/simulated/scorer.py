@@ -16,6 +16,7 @@ import numpy as np
 
 from tango.agent.observation import Observation
 from tango.perception.config import ScorerConfig
+from tango.perception.detections import normalise_label
 from tango.perception.oracle.ground_truth import OracleContext
 from tango.perception.registry import register
 from tango.perception.simulated.draws import normals, text_key
@@ -33,11 +34,19 @@ class SimulatedScorer:
         self.noise = noise
 
     def noticed_names(self, obs: Observation) -> tuple[int, list[str]]:
-        """The frame's key and the sorted names of what the scorer notices in it."""
-        view = self.eyes.view(obs)
-        noticed = view.noticed("scorer", self.noise.notice_power)
-        names = self.eyes.look_alikes.relabel(view.key, "scorer", view.visible, self.noise.confusion)
-        return view.key, sorted({names[i] for i in np.flatnonzero(noticed)})
+        """The frame's key and the sorted names of what the scorer notices in it (once per frame)."""
+        memo = self.eyes.memo(obs)
+        memo_key = ("simulated-scorer", id(self))
+        if memo_key not in memo:
+            view = self.eyes.view(obs)
+            noticed = view.noticed("notice", self.noise.notice_power)
+            categories = [normalise_label(v.object.category) for v in view.visible]
+            names = self.eyes.look_alikes.relabel(
+                categories, view.draw("scorer_confused"), view.draw("scorer_pick"), self.noise.confusion
+            )
+            memo[memo_key] = (view.key, sorted({names[i] for i in np.flatnonzero(noticed)}))
+        found: tuple[int, list[str]] = memo[memo_key]  # type: ignore[assignment]
+        return found
 
     def score(self, obs: Observation, prompts: list[str]) -> np.ndarray:
         """(P,) noisy similarities in [0, 1]."""
