@@ -48,6 +48,19 @@ def test_a_short_objectnav_episode_runs_with_simulated_perception(dataset_root: 
     assert perception["detector"]["options"]["false_positives_per_frame"] > 0  # the error model is recorded
 
 
+def test_a_short_goat_episode_runs_every_simulated_component(dataset_root: Path, tmp_path: Path) -> None:
+    """GOAT asks for objects, descriptions and pictures, so the detector, scorer, memory, description matcher
+    and image-goal matcher all run on simulated perception."""
+    config = eval_config(
+        dataset_root, "goat", tmp_path, "perception=simulated", "task.max_steps=25", "eval.num_episodes=1"
+    )
+    run_evaluation(config)
+    (record,) = read_jsonl(tmp_path / "episodes.jsonl")
+    assert record["status"] == "ok", record.get("traceback")
+    assert len(record["subtasks"]) >= 3
+    assert record["perception"]["memory"]["features_from"] == "scorer:simulated"
+
+
 def test_blind_runs_with_the_semantic_sensor_off(dataset_root: Path, tmp_path: Path) -> None:
     config = eval_config(dataset_root, "objectnav", tmp_path, "perception=blind", "task.max_steps=20")
     runner = plugin("objectnav").make_runner(config)
