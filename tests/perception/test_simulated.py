@@ -151,8 +151,10 @@ def test_confusions_stay_within_look_alike_groups_at_the_configured_rate() -> No
     for obs in frames:
         found = bundle.detector.detect(obs, ["armchair", "couch", "sofa chair", "desk"])
         assert set(found.labels) <= {"armchair", "couch"}, found.labels  # no sofa chair/desk in the scene
-        for label, mask in zip(found.labels, found.masks):
-            assert set(np.unique(obs.semantic[mask])) == {1}, "only the couch may be taken for an armchair"
+        semantic, masks = obs.semantic, found.masks
+        assert semantic is not None and masks is not None
+        for mask in masks:
+            assert set(np.unique(semantic[mask])) == {1}, "only the couch may be taken for an armchair"
         armchairs += found.labels.count("armchair")
         couches += found.labels.count("couch")
     detected = armchairs + couches
@@ -187,7 +189,9 @@ def test_a_higher_score_threshold_trades_recall_for_precision() -> None:
         true = false = 0
         for obs in frames:
             found = bundle.detector.detect(obs, ["chair"])
-            on_chair = [bool(np.any(obs.semantic[m] == 1)) for m in found.masks]
+            semantic, masks = obs.semantic, found.masks
+            assert semantic is not None and masks is not None
+            on_chair = [bool(np.any(semantic[m] == 1)) for m in masks]
             true, false = true + sum(on_chair), false + len(on_chair) - sum(on_chair)
         table[threshold] = (true / FRAMES, true / max(true + false, 1))
     (recall_low, precision_low), (recall_high, precision_high) = table[0.0], table[0.5]
