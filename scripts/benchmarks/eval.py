@@ -11,6 +11,9 @@ Prints one JSON line with
   with `loop_vs_env_cpu` (the same ratio from CPU time, which a busy machine disturbs less);
 - `components_ms_per_step`: CPU ms per loop step of render, read_back, simulator, perception, maps, planning and
   interpreter (see _components.py), plus `episode_setup_ms_per_step` (scene and perception set-up, generation);
+- `agent_cpu_ms_per_step`: the agent's own CPU per step (perception + maps + planning + interpreter, everything
+  but the simulator), against `agent_cpu_target_ms` (issue 26: at most 2.0 ms on the 2-core development
+  machine), and `agent_only_steps_per_s`, the steps per second of one worker that only the agent would allow;
 - with `--pool-episodes N`: `--pool-task` episodes per hour with each of `--workers` (e.g. 1 and auto: the
   worker count it resolved to is `workers_used`), each setting's speed-up over the first, the CPU seconds per
   wall second of each busy process (`cpu_per_wall_per_worker`: about 1 without spinning threads), and whether
@@ -54,6 +57,10 @@ ROOT = Path(tango.__file__).resolve().parents[1]
 """The checkout whose code is measured (the one on PYTHONPATH): this script can time an older checkout."""
 CONFIG_DIR = ROOT / "configs"
 RESULT_KEYS = ("metrics", "num_steps", "subtasks", "failure_reason", "program", "status")
+AGENT_COMPONENTS = ("perception", "maps", "planning", "interpreter")
+"""The agent's own share of the loop (the rest is the simulator: render, read_back, simulator)."""
+AGENT_CPU_TARGET_MS = 2.0
+"""Issue 26: the agent's CPU per step at most this, measured here (2 cores, llvmpipe)."""
 
 
 def _config(task: str, output_dir: Path, overrides: list[str]) -> dict[str, Any]:
@@ -108,6 +115,7 @@ def _loop(task: str, episodes: int, warmup: int, env_steps: int, tmp: Path) -> d
     env_rate = env_steps / (wall_a + wall_b)
     env_cpu_ms = (cpu_a + cpu_b) / env_steps * 1e3
     loop_rate = float(summary["steps_per_s_per_worker"])
+    agent_ms = sum(times.cpu[name] for name in AGENT_COMPONENTS) / steps * 1e3
     return {
         "loop_steps_per_s": round(loop_rate, 1),
         "loop_cpu_ms_per_step": round(loop_cpu / steps * 1e3, 3),
@@ -117,6 +125,9 @@ def _loop(task: str, episodes: int, warmup: int, env_steps: int, tmp: Path) -> d
         "loop_vs_env": round(loop_rate / env_rate, 3),
         "loop_vs_env_cpu": round(env_cpu_ms / (loop_cpu / steps * 1e3), 3),
         "components_ms_per_step": {name: round(times.cpu[name] / steps * 1e3, 3) for name in LOOP_COMPONENTS},
+        "agent_cpu_ms_per_step": round(agent_ms, 3),
+        "agent_cpu_target_ms": AGENT_CPU_TARGET_MS,
+        "agent_only_steps_per_s": round(1e3 / agent_ms, 1) if agent_ms > 0 else None,
         "episode_setup_ms_per_step": round(times.cpu["episode_setup"] / steps * 1e3, 3),
         "components_wall_ms_per_step": {
             name: round(times.wall[name] / steps * 1e3, 3) for name in COMPONENTS
