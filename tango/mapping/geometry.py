@@ -104,9 +104,15 @@ class MapGrid:
     def world_to_cells(self, x: np.ndarray, z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """`world_to_pixel` of the points with coordinates x, z (1-D arrays) as separate row and column arrays
         (the same arithmetic, without stacking the points and the pixels)."""
-        rows = (self.origin - np.rint(np.asarray(z, np.float64) * self.pixels_per_meter)).astype(np.int64)
-        cols = (self.origin + np.rint(np.asarray(x, np.float64) * self.pixels_per_meter)).astype(np.int64)
-        return rows, cols
+        rows = np.array(z, np.float64)
+        rows *= self.pixels_per_meter
+        np.rint(rows, out=rows)
+        np.subtract(self.origin, rows, out=rows)
+        cols = np.array(x, np.float64)
+        cols *= self.pixels_per_meter
+        np.rint(cols, out=cols)
+        cols += self.origin
+        return rows.astype(np.int64), cols.astype(np.int64)
 
     def pixel_to_world(self, pixels: np.ndarray, y: float = 0.0) -> np.ndarray:
         """(N, 2) (row, col), possibly fractional, to (N, 3) world points at height y."""

@@ -140,8 +140,10 @@ class ObstacleMap:
         """Set the cells (rows[i], cols[i]) as obstacles, those off the map ignored; returns the rows and columns
         of those that were not obstacles before."""
         size = self.config.size_px
-        inside = (rows.astype(np.uint64, copy=False) < size) & (cols.astype(np.uint64, copy=False) < size)
-        cells = rows * size + cols
+        inside = rows.astype(np.uint64) < size  # (negative rows wrap to huge values)
+        inside &= cols.astype(np.uint64) < size
+        cells = rows * size
+        cells += cols
         if not inside.all():
             inside = np.flatnonzero(inside)
             rows, cols, cells = rows.take(inside), cols.take(inside), cells.take(inside)
