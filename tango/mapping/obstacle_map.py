@@ -145,8 +145,8 @@ class ObstacleMap:
         cells = rows * size
         cells += cols
         if not inside.all():
-            inside = np.flatnonzero(inside)
-            rows, cols, cells = rows.take(inside), cols.take(inside), cells.take(inside)
+            kept = np.flatnonzero(inside)
+            rows, cols, cells = rows.take(kept), cols.take(kept), cells.take(kept)
         obstacles = self.obstacles.reshape(-1)
         fresh = np.flatnonzero(~obstacles.take(cells))
         if len(fresh) == 0:

@@ -22,8 +22,8 @@ def test_line_of_sight_equals_the_linspace_cells() -> None:
     traversable = rng.random((60, 60)) < 0.97
     outcomes = set()
     for _ in range(3000):
-        a = rng.integers(0, 60, 2)
-        b = rng.integers(0, 60, 2) if rng.random() < 0.8 else a.copy()
+        a: np.ndarray = rng.integers(0, 60, 2)  # integer cells, as the controller passes them
+        b: np.ndarray = rng.integers(0, 60, 2) if rng.random() < 0.8 else a.copy()
         if rng.random() < 0.3:  # fractional ends too
             a, b = a * 0.999, b * 0.999
         found = line_is_free(traversable, a, b)
