@@ -11,6 +11,8 @@ Prints one JSON line with
   with `loop_vs_env_cpu` (the same ratio from CPU time, which a busy machine disturbs less);
 - `components_ms_per_step`: CPU ms per loop step of render, read_back, simulator, perception, maps, planning and
   interpreter (see _components.py), plus `episode_setup_ms_per_step` (scene and perception set-up, generation);
+- the loop runs with `--perception` (default `oracle`, whatever the eval default is, so that figures stay
+  comparable; `--perception ''` takes the eval default); the workers comparison and start-up use the defaults;
 - `agent_cpu_ms_per_step`: the agent's own CPU per step (perception + maps + planning + interpreter, everything
   but the simulator), against `agent_cpu_target_ms` (issue 26: at most 2.0 ms on the 2-core development
   machine), and `agent_only_steps_per_s`, the steps per second of one worker that only the agent would allow;
@@ -98,11 +100,16 @@ def _load_sentence_model() -> None:
     load_sentence_model("", placement("cpu", half=False))
 
 
-def _loop(task: str, episodes: int, warmup: int, env_steps: int, tmp: Path) -> dict[str, Any]:
+def _loop(
+    task: str, episodes: int, warmup: int, env_steps: int, tmp: Path, perception: str
+) -> dict[str, Any]:
+    chosen = [f"perception={perception}"] if perception else []
     if warmup > 0:  # imports and model loads are start-up (measured by --startup), not the loop
-        _quiet_run(_config(task, tmp / "warmup", [f"eval.num_episodes={warmup}", "eval.num_workers=1"]))
+        _quiet_run(
+            _config(task, tmp / "warmup", [f"eval.num_episodes={warmup}", "eval.num_workers=1", *chosen])
+        )
         _load_sentence_model()
-    config = _config(task, tmp / "loop", [f"eval.num_episodes={episodes}", "eval.num_workers=1"])
+    config = _config(task, tmp / "loop", [f"eval.num_episodes={episodes}", "eval.num_workers=1", *chosen])
     wall_a, cpu_a = _env_steps(config, env_steps // 2)
     with component_timers() as times:
         start_wall, start_cpu = time.perf_counter(), time.process_time()
@@ -220,6 +227,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--env-steps", type=int, default=600, help="bare Env.step calls (half before, half after)"
     )
+    parser.add_argument(
+        "--perception",
+        default="oracle",
+        help="perception preset of the loop measurement (default oracle, as the issue-26 figures; '' for the "
+        "eval default)",
+    )
     parser.add_argument("--pool-task", default="goat", help="task for the workers comparison")
     parser.add_argument("--pool-episodes", type=int, default=0, help="episodes per workers setting (0: skip)")
     parser.add_argument("--workers", default="1,auto", help="comma-separated eval.num_workers settings")
@@ -227,11 +240,14 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     workers = args.workers.split(",")
-    result: dict[str, Any] = {"benchmark": "eval", "task": args.task, "load_avg_1m_start": os.getloadavg()[0]}
+    result: dict[str, Any] = {
+        "benchmark": "eval", "task": args.task, "perception": args.perception or "eval default",
+        "load_avg_1m_start": os.getloadavg()[0],
+    }  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="tango-bench-eval-") as name:
         tmp = Path(name)
         if args.episodes > 0:
-            result.update(_loop(args.task, args.episodes, args.warmup, args.env_steps, tmp))
+            result.update(_loop(args.task, args.episodes, args.warmup, args.env_steps, tmp, args.perception))
         if args.pool_episodes > 0:
             result.update(_pool(args.pool_task, args.pool_episodes, workers, tmp))
         if args.startup:
