@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.table import Table
 
-from tango.stats import RESAMPLES, SEED, bootstrap_ci, cluster_bootstrap_ci
+from tango.stats import RESAMPLES, SEED, ratio_cis
 from tango.tasks.measures import aggregate_subtasks, scoring_rules
 
 PROGRAM_SOURCES = ("model", "cache", "template", "fallback", "replay", "none")
@@ -66,34 +66,48 @@ def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def _intervals(
+    sums: list[list[float]], counts: list[list[float]], names: list[str]
+) -> dict[str, list[float]]:
+    """`ci95` of each named column (tango.stats.ratio_cis: one row per episode, resampled together)."""
+    found = ratio_cis(sums, counts) if names else []
+    return {name: list(interval) for name, interval in zip(names, found) if interval is not None}
+
+
 def episode_intervals(records: list[dict[str, Any]]) -> dict[str, list[float]]:
-    """`ci95` of each episode metric's mean: the bootstrap over the episodes that have the metric."""
-    values: dict[str, list[float]] = defaultdict(list)
-    for record in records:
-        for name, value in (record.get("metrics") or {}).items():
-            if _number(value):
-                values[name].append(float(value))
-    intervals = {name: bootstrap_ci(values[name]) for name in sorted(values)}
-    return {name: list(interval) for name, interval in intervals.items() if interval is not None}
+    """`ci95` of each episode metric's mean, over the episodes that have the metric."""
+    names = sorted({k for r in records for k, v in (r.get("metrics") or {}).items() if _number(v)})
+    rows = [r.get("metrics") or {} for r in records]
+    sums = [[float(m[k]) if _number(m.get(k)) else 0.0 for k in names] for m in rows]
+    counts = [[1.0 if _number(m.get(k)) else 0.0 for k in names] for m in rows]
+    return _intervals(sums, counts, names)
 
 
-def subtask_intervals(records: list[dict[str, Any]], goal_type: str | None = None) -> dict[str, list[float]]:
-    """`ci95` of each pooled subtask metric (all subtasks, or those of one goal type), resampling episodes
-    whole: per episode the metric's sum and count over its subtasks, then the cluster bootstrap."""
-    rows_by_episode = [
-        [row for row in record.get("subtasks") or []
-         if isinstance(row, dict) and (goal_type is None or str(row.get("goal_type", "unknown")) == goal_type)]
-        for record in records
-    ]  # fmt: skip
-    names = sorted({k for rows in rows_by_episode for row in rows for k, v in row.items() if _number(v)})
-    intervals: dict[str, list[float]] = {}
-    for name in names:
-        sums = [sum(float(row[name]) for row in rows if _number(row.get(name))) for rows in rows_by_episode]
-        counts = [sum(1 for row in rows if _number(row.get(name))) for rows in rows_by_episode]
-        interval = cluster_bootstrap_ci(sums, counts)
-        if interval is not None:
-            intervals[name] = list(interval)
-    return intervals
+def subtask_intervals(
+    records: list[dict[str, Any]], goal_types: list[str]
+) -> dict[str, dict[str, list[float]]]:
+    """`ci95` of each pooled subtask metric, over all subtasks ("") and per goal type, resampling episodes whole
+    (per episode, a metric's sum and count over its subtasks of the group)."""
+    episodes = [[r for r in record.get("subtasks") or [] if isinstance(r, dict)] for record in records]
+    names = sorted({k for rows in episodes for row in rows for k, v in row.items() if _number(v)})
+    columns = [(group, name) for group in ["", *goal_types] for name in names]
+    sums, counts = [], []
+    for rows in episodes:
+        sums.append([0.0] * len(columns))
+        counts.append([0.0] * len(columns))
+        for row in rows:
+            kind = str(row.get("goal_type", "unknown"))
+            for j, (group, name) in enumerate(columns):
+                if (not group or group == kind) and _number(row.get(name)):
+                    sums[-1][j] += float(row[name])
+                    counts[-1][j] += 1.0
+    labels = [f"{group}\t{name}" for group, name in columns]
+    found = _intervals(sums, counts, labels)
+    grouped: dict[str, dict[str, list[float]]] = {group: {} for group in ["", *goal_types]}
+    for label, interval in found.items():
+        group, name = label.split("\t")
+        grouped[group][name] = interval
+    return grouped
 
 
 def _failure_category(reason: str) -> str:
@@ -168,9 +182,10 @@ def summarize(
     }
     if subtasks:
         pooled = aggregate_subtasks(subtasks)
-        pooled["ci95"] = subtask_intervals(records)
+        intervals = subtask_intervals(records, list(pooled["by_goal_type"]))
+        pooled["ci95"] = intervals[""]
         for goal_type, group in pooled["by_goal_type"].items():
-            group["ci95"] = subtask_intervals(records, goal_type)
+            group["ci95"] = intervals[goal_type]
         summary["subtasks"] = pooled
     return summary
 

@@ -8,6 +8,7 @@ from tango.stats.intervals import (
     bootstrap_ci,
     cluster_bootstrap_ci,
     paired_bootstrap_ci,
+    ratio_cis,
 )
 from tango.stats.mcnemar import mcnemar_exact
 
@@ -19,4 +20,5 @@ __all__ = [
     "cluster_bootstrap_ci",
     "mcnemar_exact",
     "paired_bootstrap_ci",
+    "ratio_cis",
 ]

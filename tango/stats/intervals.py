@@ -10,7 +10,7 @@ error of a percentile is well under the third decimal for the sample sizes tango
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -18,22 +18,22 @@ RESAMPLES = 10_000
 SEED = 0
 CONFIDENCE = 0.95
 CHUNK_CELLS = 2_000_000
-"""Resampled indices drawn at once (bounds the memory of a bootstrap over many units)."""
+"""Resample weights held at once (bounds the memory of a bootstrap over many units)."""
 
 Interval = tuple[float, float]
 
 
-def _index_chunks(n: int, resamples: int, seed: int) -> list[np.ndarray]:
-    """The resamples as index arrays of shape (k, n), drawn in chunks from one seeded generator."""
+def _weights(n: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
+    """The resamples as weights, shape (k, n): how often each unit was drawn, in chunks from one seeded
+    generator (a resample's statistic is then a matrix product, for every column at once)."""
     rng = np.random.default_rng(seed)
     rows = max(1, CHUNK_CELLS // max(n, 1))
-    chunks = []
     done = 0
     while done < resamples:
         k = min(rows, resamples - done)
-        chunks.append(rng.integers(0, n, size=(k, n)))
+        drawn = rng.integers(0, n, size=(k, n)) + n * np.arange(k)[:, None]
+        yield np.bincount(drawn.ravel(), minlength=k * n).reshape(k, n).astype(np.float64)
         done += k
-    return chunks
 
 
 def _percentiles(statistics: np.ndarray, confidence: float) -> Interval | None:
@@ -43,6 +43,40 @@ def _percentiles(statistics: np.ndarray, confidence: float) -> Interval | None:
     tail = (1.0 - confidence) / 2.0
     lo, hi = np.quantile(finite, [tail, 1.0 - tail])
     return float(lo), float(hi)
+
+
+def ratio_cis(
+    sums: Sequence[Sequence[float]] | np.ndarray,
+    counts: Sequence[Sequence[float]] | np.ndarray,
+    resamples: int = RESAMPLES,
+    seed: int = SEED,
+    confidence: float = CONFIDENCE,
+) -> list[Interval | None]:
+    """For each column j, the interval of sum(sums[:, j]) / sum(counts[:, j]) with the rows (the independent
+    units: episodes) resampled. A row holds a unit's total and number of values: (value, 1) for a plain mean,
+    (0, 0) where the unit lacks the metric, (sum, count) over a cluster's values (an episode's subtasks).
+    Resamples that draw no value of a column are left out of its percentiles; None for a column without values.
+    Every column sees the same resamples."""
+    totals = np.asarray(sums, dtype=np.float64)
+    sizes = np.asarray(counts, dtype=np.float64)
+    if totals.shape != sizes.shape:
+        raise ValueError(f"sums and counts differ in shape: {totals.shape} vs {sizes.shape}")
+    if totals.ndim == 1:
+        totals, sizes = totals[:, None], sizes[:, None]
+    n, columns = totals.shape
+    if n == 0:
+        return [None] * columns
+    statistics = []
+    for weights in _weights(n, resamples, seed):
+        drawn = weights @ sizes
+        with np.errstate(invalid="ignore", divide="ignore"):
+            statistics.append(
+                np.where(drawn > 0, (weights @ totals) / np.where(drawn > 0, drawn, 1.0), np.nan)
+            )
+    stacked = np.concatenate(statistics)
+    return [
+        _percentiles(stacked[:, j], confidence) if sizes[:, j].sum() > 0 else None for j in range(columns)
+    ]
 
 
 def bootstrap_ci(
@@ -56,8 +90,7 @@ def bootstrap_ci(
     data = np.asarray(values, dtype=np.float64)
     if data.size == 0:
         return None
-    means = np.concatenate([data[idx].mean(axis=1) for idx in _index_chunks(data.size, resamples, seed)])
-    return _percentiles(means, confidence)
+    return ratio_cis(data, np.ones_like(data), resamples, seed, confidence)[0]
 
 
 def cluster_bootstrap_ci(
@@ -75,14 +108,7 @@ def cluster_bootstrap_ci(
     sizes = np.asarray(counts, dtype=np.float64)
     if totals.shape != sizes.shape:
         raise ValueError(f"sums and counts differ in length: {totals.shape} vs {sizes.shape}")
-    if totals.size == 0 or sizes.sum() <= 0:
-        return None
-    pooled = []
-    for idx in _index_chunks(totals.size, resamples, seed):
-        drawn = sizes[idx].sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            pooled.append(np.where(drawn > 0, totals[idx].sum(axis=1) / np.maximum(drawn, 1), np.nan))
-    return _percentiles(np.concatenate(pooled), confidence)
+    return ratio_cis(totals, sizes, resamples, seed, confidence)[0]
 
 
 def paired_bootstrap_ci(
