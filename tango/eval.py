@@ -4,8 +4,9 @@ Writes DIR/episodes.jsonl, DIR/summary.json and DIR/report.html (see DESIGN.md a
 the same command with the same DIR resumes. Configs live in configs/ (eval.yaml and its groups): presets over
 the structured configs that tango.config_schema registers with hydra's ConfigStore when this module loads.
 
-A mistake in the configuration, a path or a dataset ends the run with one line naming the key, file, episode
-or field, and exit code 2; `--verbose` (or HYDRA_FULL_ERROR=1) shows the full traceback instead. SIGINT and
+A mistake in the configuration, a path or a dataset, and a setup mistake found before the first episode (a
+missing optional extra, a model path that does not exist, an unreachable endpoint, a missing GPU:
+tango.preflight) end the run with one line naming the key, file, episode or field and the fix, and exit code 2; `--verbose` (or HYDRA_FULL_ERROR=1) shows the full traceback instead. SIGINT and
 SIGTERM end it with 130 and 143 after writing summary.json (complete: false).
 """
 
@@ -27,6 +28,7 @@ from tango.harness.dirlock import OutputDirBusy
 from tango.harness.episode import PluginError
 from tango.harness.results import ResultsError
 from tango.harness.run import RunError, run_evaluation
+from tango.preflight import PreflightError, preflight
 from tango.programs.generators.config import GeneratorError
 from tango.tasks.fields import DatasetError
 from tango.tasks.registry import TaskRegistryError
@@ -41,6 +43,7 @@ USER_ERRORS = (
     GeneratorError,
     OutputDirBusy,
     PluginError,
+    PreflightError,
     ResultsError,
     RunError,
     TaskRegistryError,
@@ -73,7 +76,9 @@ def one_line(error: BaseException) -> str:
 @hydra.main(version_base="1.3", config_path=CONFIG_DIR, config_name="eval")
 def _hydra_main(cfg: DictConfig) -> None:
     try:
-        run_evaluation(resolved(cfg))
+        config = resolved(cfg)
+        preflight(config)
+        run_evaluation(config)
     except USER_ERRORS as error:
         if _verbose[0]:
             raise

@@ -11,6 +11,11 @@ Prints one JSON line with
   with `loop_vs_env_cpu` (the same ratio from CPU time, which a busy machine disturbs less);
 - `components_ms_per_step`: CPU ms per loop step of render, read_back, simulator, perception, maps, planning and
   interpreter (see _components.py), plus `episode_setup_ms_per_step` (scene and perception set-up, generation);
+- the loop runs with `--perception` (default `oracle`, whatever the eval default is, so that figures stay
+  comparable; `--perception ''` takes the eval default); the workers comparison and start-up use the defaults;
+- `agent_cpu_ms_per_step`: the agent's own CPU per step (perception + maps + planning + interpreter, everything
+  but the simulator), against `agent_cpu_target_ms` (issue 26: at most 2.0 ms on the 2-core development
+  machine), and `agent_only_steps_per_s`, the steps per second of one worker that only the agent would allow;
 - with `--pool-episodes N`: `--pool-task` episodes per hour with each of `--workers` (e.g. 1 and auto: the
   worker count it resolved to is `workers_used`), each setting's speed-up over the first, the CPU seconds per
   wall second of each busy process (`cpu_per_wall_per_worker`: about 1 without spinning threads), and whether
@@ -54,6 +59,10 @@ ROOT = Path(tango.__file__).resolve().parents[1]
 """The checkout whose code is measured (the one on PYTHONPATH): this script can time an older checkout."""
 CONFIG_DIR = ROOT / "configs"
 RESULT_KEYS = ("metrics", "num_steps", "subtasks", "failure_reason", "program", "status")
+AGENT_COMPONENTS = ("perception", "maps", "planning", "interpreter")
+"""The agent's own share of the loop (the rest is the simulator: render, read_back, simulator)."""
+AGENT_CPU_TARGET_MS = 2.0
+"""Issue 26: the agent's CPU per step at most this, measured here (2 cores, llvmpipe)."""
 
 
 def _config(task: str, output_dir: Path, overrides: list[str]) -> dict[str, Any]:
@@ -91,11 +100,16 @@ def _load_sentence_model() -> None:
     load_sentence_model("", placement("cpu", half=False))
 
 
-def _loop(task: str, episodes: int, warmup: int, env_steps: int, tmp: Path) -> dict[str, Any]:
+def _loop(
+    task: str, episodes: int, warmup: int, env_steps: int, tmp: Path, perception: str
+) -> dict[str, Any]:
+    chosen = [f"perception={perception}"] if perception else []
     if warmup > 0:  # imports and model loads are start-up (measured by --startup), not the loop
-        _quiet_run(_config(task, tmp / "warmup", [f"eval.num_episodes={warmup}", "eval.num_workers=1"]))
+        _quiet_run(
+            _config(task, tmp / "warmup", [f"eval.num_episodes={warmup}", "eval.num_workers=1", *chosen])
+        )
         _load_sentence_model()
-    config = _config(task, tmp / "loop", [f"eval.num_episodes={episodes}", "eval.num_workers=1"])
+    config = _config(task, tmp / "loop", [f"eval.num_episodes={episodes}", "eval.num_workers=1", *chosen])
     wall_a, cpu_a = _env_steps(config, env_steps // 2)
     with component_timers() as times:
         start_wall, start_cpu = time.perf_counter(), time.process_time()
@@ -108,6 +122,7 @@ def _loop(task: str, episodes: int, warmup: int, env_steps: int, tmp: Path) -> d
     env_rate = env_steps / (wall_a + wall_b)
     env_cpu_ms = (cpu_a + cpu_b) / env_steps * 1e3
     loop_rate = float(summary["steps_per_s_per_worker"])
+    agent_ms = sum(times.cpu[name] for name in AGENT_COMPONENTS) / steps * 1e3
     return {
         "loop_steps_per_s": round(loop_rate, 1),
         "loop_cpu_ms_per_step": round(loop_cpu / steps * 1e3, 3),
@@ -117,6 +132,9 @@ def _loop(task: str, episodes: int, warmup: int, env_steps: int, tmp: Path) -> d
         "loop_vs_env": round(loop_rate / env_rate, 3),
         "loop_vs_env_cpu": round(env_cpu_ms / (loop_cpu / steps * 1e3), 3),
         "components_ms_per_step": {name: round(times.cpu[name] / steps * 1e3, 3) for name in LOOP_COMPONENTS},
+        "agent_cpu_ms_per_step": round(agent_ms, 3),
+        "agent_cpu_target_ms": AGENT_CPU_TARGET_MS,
+        "agent_only_steps_per_s": round(1e3 / agent_ms, 1) if agent_ms > 0 else None,
         "episode_setup_ms_per_step": round(times.cpu["episode_setup"] / steps * 1e3, 3),
         "components_wall_ms_per_step": {
             name: round(times.wall[name] / steps * 1e3, 3) for name in COMPONENTS
@@ -209,6 +227,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--env-steps", type=int, default=600, help="bare Env.step calls (half before, half after)"
     )
+    parser.add_argument(
+        "--perception",
+        default="oracle",
+        help="perception preset of the loop measurement (default oracle, as the issue-26 figures; '' for the "
+        "eval default)",
+    )
     parser.add_argument("--pool-task", default="goat", help="task for the workers comparison")
     parser.add_argument("--pool-episodes", type=int, default=0, help="episodes per workers setting (0: skip)")
     parser.add_argument("--workers", default="1,auto", help="comma-separated eval.num_workers settings")
@@ -216,11 +240,14 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     workers = args.workers.split(",")
-    result: dict[str, Any] = {"benchmark": "eval", "task": args.task, "load_avg_1m_start": os.getloadavg()[0]}
+    result: dict[str, Any] = {
+        "benchmark": "eval", "task": args.task, "perception": args.perception or "eval default",
+        "load_avg_1m_start": os.getloadavg()[0],
+    }  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="tango-bench-eval-") as name:
         tmp = Path(name)
         if args.episodes > 0:
-            result.update(_loop(args.task, args.episodes, args.warmup, args.env_steps, tmp))
+            result.update(_loop(args.task, args.episodes, args.warmup, args.env_steps, tmp, args.perception))
         if args.pool_episodes > 0:
             result.update(_pool(args.pool_task, args.pool_episodes, workers, tmp))
         if args.startup:

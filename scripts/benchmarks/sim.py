@@ -66,11 +66,13 @@ def _render_fps(
     for index in range(frames):
         renderer.render(poses[index % len(poses)])
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+    with renderer.ctx:  # moderngl reads (and caches) GL_RENDERER from the current context: make it this one
+        gl_renderer = renderer.ctx.info["GL_RENDERER"]
     info = {
         "render_fps": round(frames / elapsed, 1),
         "render_cpu_ms_per_frame": round(cpu / frames * 1e3, 3),
         "triangles": len(world_triangles(scene.mesh)),
-        "gl_renderer": renderer.ctx.info["GL_RENDERER"],
+        "gl_renderer": gl_renderer,
     }
     renderer.release()
     return info

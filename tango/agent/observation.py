@@ -71,8 +71,21 @@ class Observation:
         return int(self.depth.shape[1])
 
     def intrinsics(self) -> np.ndarray:
-        """3x3 pinhole matrix from the horizontal field of view (square pixels, centred principal point)."""
-        fx = (self.width / 2.0) / np.tan(np.deg2rad(self.hfov_deg) / 2.0)
-        return np.array(
-            [[fx, 0.0, (self.width - 1) / 2.0], [0.0, fx, (self.height - 1) / 2.0], [0.0, 0.0, 1.0]]
-        )
+        """3x3 pinhole matrix from the horizontal field of view (square pixels, centred principal point).
+
+        Read-only and shared by every frame of the same size and field of view (several components ask for it
+        each step)."""
+        key = (self.width, self.height, self.hfov_deg)
+        matrix = _INTRINSICS.get(key)
+        if matrix is None:
+            fx = (self.width / 2.0) / np.tan(np.deg2rad(self.hfov_deg) / 2.0)
+            matrix = np.array(
+                [[fx, 0.0, (self.width - 1) / 2.0], [0.0, fx, (self.height - 1) / 2.0], [0.0, 0.0, 1.0]]
+            )
+            matrix.flags.writeable = False
+            _INTRINSICS[key] = matrix
+        return matrix
+
+
+_INTRINSICS: dict[tuple[int, int, float], np.ndarray] = {}
+"""Pinhole matrices by (width, height, hfov_deg): a run uses one or two cameras."""

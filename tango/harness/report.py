@@ -20,6 +20,7 @@ from typing import Any
 from tango.harness.report_charts import Group, count_bars, rate_bars
 from tango.harness.report_rows import Row, episode_rows, row_html
 from tango.harness.report_style import SCRIPT, STYLE
+from tango.stats import ratio_cis
 
 LOG = logging.getLogger(__name__)
 REPORT_FILE = "report.html"
@@ -27,6 +28,8 @@ SHOWN_ELSEWHERE = {
     "configs",
     "metrics",
     "metric_counts",
+    "ci95",
+    "ci95_method",
     "subtasks",
     "task",
     "oracle_components",
@@ -127,29 +130,52 @@ def _table(rows: list[tuple[str, str]], table_id: str) -> str:
     return f'<table class="kv" id="{table_id}">{body}</table>'
 
 
+def _interval(interval: Any) -> str:
+    """A 95% interval beside its mean, or nothing when the summary has none (older runs)."""
+    if not isinstance(interval, list) or len(interval) != 2:
+        return ""
+    return f' <span class="ci" title="95% bootstrap interval">[{_value(interval[0])}, {_value(interval[1])}]</span>'
+
+
 def metrics_table(summary: dict[str, Any]) -> str:
-    """Each metric's mean over episodes (with n), and for multi-goal tasks over all subtasks and per goal type."""
+    """Each metric's mean over episodes (with n) and its 95% interval, and for multi-goal tasks over all
+    subtasks and per goal type (intervals from resampling whole episodes); the method below the table."""
     counts = summary.get("metric_counts") or {}
     episodes = summary.get("metrics") or {}
     subtasks = summary.get("subtasks") or {}
-    columns: list[tuple[str, dict[str, Any], str]] = [("episodes", episodes, "")]
+    columns: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
+        ("episodes", episodes, summary.get("ci95") or {})
+    ]
     if subtasks:
-        columns.append((f"subtasks (n={subtasks.get('count')})", subtasks.get("metrics") or {}, ""))
+        columns.append(
+            (
+                f"subtasks (n={subtasks.get('count')})",
+                subtasks.get("metrics") or {},
+                subtasks.get("ci95") or {},
+            )
+        )
         for goal_type, group in (subtasks.get("by_goal_type") or {}).items():
-            columns.append((f"{goal_type} (n={group.get('count')})", group.get("metrics") or {}, ""))
+            columns.append(
+                (f"{goal_type} (n={group.get('count')})", group.get("metrics") or {}, group.get("ci95") or {})
+            )
     names = list(episodes) + [n for _, values, _ in columns[1:] for n in values if n not in episodes]
     head = "".join(f"<th>{_e(title)}</th>" for title, _, _ in columns)
     body = ""
     for name in dict.fromkeys(names):
         cells = []
-        for index, (_, values, _) in enumerate(columns):
+        for index, (_, values, intervals) in enumerate(columns):
             value = values.get(name)
-            text = "" if value is None else _value(value)
+            text = "" if value is None else _value(value) + _interval(intervals.get(name))
             if index == 0 and value is not None:
                 text += f' <span class="dim">n={counts.get(name, "?")}</span>'
             cells.append(f"<td>{text}</td>")
         body += f"<tr><th>{_e(name)}</th>{''.join(cells)}</tr>"
-    return f'<table class="metrics" id="summary"><thead><tr><th>metric</th>{head}</tr></thead>{body}</table>'
+    method = summary.get("ci95_method")
+    note = f'<p class="note">[lo, hi]: {_e(method)}</p>' if method else ""
+    return (
+        f'<table class="metrics" id="summary"><thead><tr><th>metric</th>{head}</tr></thead>{body}</table>'
+        + note
+    )
 
 
 def run_fields(summary: dict[str, Any]) -> str:
@@ -174,14 +200,34 @@ def goal_groups(rows: list[Row]) -> list[Group]:
         grouped = {(types.pop() if len(types) == 1 else "") or "all": rows}
     largest = sorted(grouped.items(), key=lambda item: -len(item[1]))[:MAX_GROUPS]
     return [
-        Group(label, len(members), (_mean([r.score for r in members]), _mean([r.spl for r in members])))
+        Group(
+            label, len(members), (_mean([r.score for r in members]), _mean([r.spl for r in members])),
+            group_intervals(members, ("score", "spl")),
+        )
         for label, members in sorted(largest)
-    ]
+    ]  # fmt: skip
 
 
 def _mean(values: list[float | None]) -> float | None:
     known = [v for v in values if v is not None]
     return sum(known) / len(known) if known else None
+
+
+def group_intervals(rows: list[Row], fields: tuple[str, ...]) -> tuple[tuple[float, float] | None, ...]:
+    """The 95% interval of each field's mean over these rows, resampling whole episodes (a GOAT episode's
+    subtasks are not independent; an ObjectNav episode is one row): tango.stats.ratio_cis."""
+    by_episode: dict[str, list[list[float]]] = {}
+    for row in rows:
+        sums_counts = by_episode.setdefault(row.episode_id, [[0.0] * len(fields), [0.0] * len(fields)])
+        for j, name in enumerate(fields):
+            value = getattr(row, name)
+            if value is not None:
+                sums_counts[0][j] += float(value)
+                sums_counts[1][j] += 1.0
+    if not by_episode:
+        return tuple(None for _ in fields)
+    found = ratio_cis([s for s, _ in by_episode.values()], [c for _, c in by_episode.values()])
+    return tuple(found)
 
 
 def _length_groups(rows: list[Row]) -> list[Group]:
@@ -194,7 +240,8 @@ def _length_groups(rows: list[Row]) -> list[Group]:
     for row in rows:
         if row.steps is not None:
             bins[row.steps // width].append(row)
-    return [Group(f"{b * width}-{(b + 1) * width - 1}", len(m), (_mean([r.score for r in m]),))
+    return [Group(f"{b * width}-{(b + 1) * width - 1}", len(m), (_mean([r.score for r in m]),),
+                  group_intervals(m, ("score",)))
             for b, m in sorted(bins.items())]  # fmt: skip
 
 

@@ -18,6 +18,7 @@ from tango.harness.dirlock import OutputDirLock
 from tango.harness.episode import EpisodeSpec, TaskPlugin, load_plugin
 from tango.harness.inflight import crash_record, take_markers
 from tango.harness.parallelism import parse_workers, worker_count
+from tango.harness.platform import platform_info
 from tango.harness.pool import run_episodes
 from tango.harness.progress import RunProgress
 from tango.harness.report import write_report
@@ -78,6 +79,7 @@ def _finish(
         num_workers=workers,
         shard={"index": eval_cfg.shard, "count": eval_cfg.num_shards},
         complete=not interrupted and len(records) == len(selected_ids),
+        platform=platform_info(config),
     )
     write_summary(writer.run_dir, summary)
     return summary, records

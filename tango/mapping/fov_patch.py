@@ -73,9 +73,12 @@ class FovProjector:
 
         `depth_m` is in metres, already clipped to [min_depth, max_depth] (see geometry.effective_depth).
         """
+        return self.project_reach(depth_m.max(axis=0), camera_pose, hfov_deg)
+
+    def project_reach(self, reach: np.ndarray, camera_pose: np.ndarray, hfov_deg: float) -> FovPatch:
+        """`project` from each image column's farthest depth (metres, clipped) instead of the whole frame."""
         hfov = float(np.deg2rad(hfov_deg))
         cone = self._cone(hfov)
-        reach = depth_m.max(axis=0)
         angles = np.linspace(-hfov / 2, hfov / 2, reach.shape[0])
         half = cone.shape[0] / 2
         forward = (reach * self.pixels_per_meter + half).astype(np.int32)

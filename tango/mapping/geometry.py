@@ -12,6 +12,17 @@ def effective_depth(depth: np.ndarray, min_depth: float, max_depth: float) -> np
     return np.where(depth <= 0.0, max_depth, np.clip(depth, min_depth, max_depth)).astype(np.float32)
 
 
+def column_reach(depth: np.ndarray, min_depth: float, max_depth: float) -> np.ndarray:
+    """`effective_depth(depth, min_depth, max_depth).max(axis=0)` to the bit, without the full-frame copy:
+    clipping is monotone, so a column's largest clipped reading is its largest reading clipped, or max_depth
+    when the column holds a non-positive reading (NaN wins either way, as in np.max)."""
+    tallest = depth.max(axis=0)
+    reach = np.clip(tallest, min_depth, max_depth).astype(np.float32)
+    empty = (depth <= 0.0).any(axis=0) & ~np.isnan(tallest)
+    reach[empty] = np.float32(max_depth)
+    return reach
+
+
 def depth_to_camera_points(
     depth: np.ndarray, intrinsics: np.ndarray, mask: np.ndarray | None = None
 ) -> np.ndarray:
@@ -89,6 +100,19 @@ class MapGrid:
         rows = self.origin - np.rint(z * self.pixels_per_meter)
         cols = self.origin + np.rint(x * self.pixels_per_meter)
         return np.stack((rows, cols), axis=1).astype(np.int64)
+
+    def world_to_cells(self, x: np.ndarray, z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`world_to_pixel` of the points with coordinates x, z (1-D arrays) as separate row and column arrays
+        (the same arithmetic, without stacking the points and the pixels)."""
+        rows = np.array(z, np.float64)
+        rows *= self.pixels_per_meter
+        np.rint(rows, out=rows)
+        np.subtract(self.origin, rows, out=rows)
+        cols = np.array(x, np.float64)
+        cols *= self.pixels_per_meter
+        np.rint(cols, out=cols)
+        cols += self.origin
+        return rows.astype(np.int64), cols.astype(np.int64)
 
     def pixel_to_world(self, pixels: np.ndarray, y: float = 0.0) -> np.ndarray:
         """(N, 2) (row, col), possibly fractional, to (N, 3) world points at height y."""

@@ -11,6 +11,7 @@ from tango.mapping.contour_frontiers import detect_contour_frontiers
 from tango.mapping.fog_of_war import reveal_cone
 from tango.mapping.frontiers import detect_frontiers
 from tango.mapping.geometry import CameraRays, MapGrid, camera_yaw
+from tango.mapping.ray_fan import RayFan
 
 RAY_STEP_PX = 1.0
 THICKEN_KERNEL = np.ones((3, 3), np.uint8)
@@ -47,6 +48,8 @@ class ObstacleMap:
         self.navigable = np.ones((size, size), dtype=bool)
         self._ray_blocking = np.zeros((size, size), dtype=bool)
         self._rays = CameraRays()
+        self._heights: tuple[np.ndarray, bytes, np.ndarray] | None = None
+        self._fan = RayFan(self.config.max_depth * self.config.pixels_per_meter, RAY_STEP_PX)
         self.explored_bounds: tuple[int, int, int, int] | None = None
         """Bounding box (row0, row1, col0, col1), ends exclusive, of the explored cells."""
         self.explored = np.zeros((size, size), dtype=bool)
@@ -84,14 +87,22 @@ class ObstacleMap:
         rays = self._rays.get(depth.shape, intrinsics)
         d = depth.reshape(-1)
         rotation = camera_pose[:3, :3].astype(np.float32)
-        height = d * (rays @ rotation[1]) + np.float32(camera_pose[1, 3] - floor_y)
+        height = d * self._ray_heights(rays, rotation) + np.float32(camera_pose[1, 3] - floor_y)
         keep = (d > 0) & (d < self.config.max_depth)
         keep &= (height >= self.config.min_obstacle_height) & (height <= self.config.max_obstacle_height)
         kept = np.flatnonzero(keep)  # `take` with indices copies rows ~3x faster than a boolean mask
         d, band_rays = d.take(kept), rays.take(kept, axis=0)
         x = d * (band_rays @ rotation[0]) + np.float32(camera_pose[0, 3])
         z = d * (band_rays @ rotation[2]) + np.float32(camera_pose[2, 3])
-        self._mark_pixels(self.grid.world_to_pixel(np.stack((x, z), axis=1)))
+        self._mark_cells(*self.grid.world_to_cells(x, z))
+
+    def _ray_heights(self, rays: np.ndarray, rotation: np.ndarray) -> np.ndarray:
+        """`rays @ rotation[1]` (each pixel's height per metre of depth), kept while the rotation stays the same
+        (forward moves) and the rays are the same array."""
+        key = rotation.tobytes()
+        if self._heights is None or self._heights[0] is not rays or self._heights[1] != key:
+            self._heights = (rays, key, rays @ rotation[1])
+        return self._heights[2]
 
     def mark_obstacles(self, points: np.ndarray) -> None:
         """Mark world points (N, 3) as obstacles (also used for collisions) and refresh navigability locally."""
@@ -121,20 +132,30 @@ class ObstacleMap:
         return True
 
     def _mark_pixels(self, pixels: np.ndarray) -> np.ndarray:
-        """Set the pixels as obstacles; returns those that were not obstacles before."""
-        pixels = pixels.take(np.flatnonzero(self.grid.in_bounds(pixels)), axis=0)
-        if len(pixels) == 0:
-            return pixels
-        fresh = np.flatnonzero(~self.obstacles[pixels[:, 0], pixels[:, 1]])
+        """Set the (N, 2) pixels as obstacles; returns those that were not obstacles before."""
+        rows, cols = self._mark_cells(pixels[:, 0], pixels[:, 1])
+        return np.stack((rows, cols), axis=1)
+
+    def _mark_cells(self, rows: np.ndarray, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Set the cells (rows[i], cols[i]) as obstacles, those off the map ignored; returns the rows and columns
+        of those that were not obstacles before."""
+        size = self.config.size_px
+        inside = rows.astype(np.uint64) < size  # (negative rows wrap to huge values)
+        inside &= cols.astype(np.uint64) < size
+        cells = rows * size
+        cells += cols
+        if not inside.all():
+            kept = np.flatnonzero(inside)
+            rows, cols, cells = rows.take(kept), cols.take(kept), cells.take(kept)
+        obstacles = self.obstacles.reshape(-1)
+        fresh = np.flatnonzero(~obstacles.take(cells))
         if len(fresh) == 0:
-            return pixels[:0]
-        pixels = pixels.take(fresh, axis=0)
-        self.obstacles[pixels[:, 0], pixels[:, 1]] = True
-        self._refresh_navigable(
-            pixels[:, 0].min(), pixels[:, 0].max(), pixels[:, 1].min(), pixels[:, 1].max()
-        )
+            return rows[:0], cols[:0]
+        rows, cols = rows.take(fresh), cols.take(fresh)
+        obstacles[cells.take(fresh)] = True
+        self._refresh_navigable(rows.min(), rows.max(), cols.min(), cols.max())
         self.version += 1
-        return pixels
+        return rows, cols
 
     def _refresh_navigable(self, r0: int, r1: int, c0: int, c1: int) -> None:
         pad = self.inflation_px
@@ -219,24 +240,32 @@ class ObstacleMap:
     def _reveal_rays(self, camera_pose: np.ndarray, hfov_deg: float) -> None:
         """Mark as explored the cells that rays across the horizontal field of view reach before an obstacle."""
         origin = self.grid.world_to_pixel(camera_pose[:3, 3][None])[0].astype(np.float64)
-        max_len = self.config.max_depth * self.config.pixels_per_meter
-        half_fov = np.deg2rad(hfov_deg) / 2.0
-        num_rays = int(np.ceil(2.0 * half_fov * max_len)) + 1
         # Heading yaw points along world (x, z) = (-sin yaw, -cos yaw): +rows and -cols in the grid.
-        angles = camera_yaw(camera_pose) + np.linspace(-half_fov, half_fov, num_rays)
-        steps = np.arange(0.0, max_len + RAY_STEP_PX, RAY_STEP_PX)
-        rows = np.rint(origin[0] + np.cos(angles)[:, None] * steps[None, :]).astype(np.int64)
-        cols = np.rint(origin[1] - np.sin(angles)[:, None] * steps[None, :]).astype(np.int64)
+        down, left = self._fan.products(camera_yaw(camera_pose), hfov_deg)
+        rows = np.rint(origin[0] + down).astype(np.int64)
+        cols = np.rint(origin[1] - left).astype(np.int64)
         size = self.config.size_px
-        inside = (rows >= 0) & (rows < size) & (cols >= 0) & (cols < size)
-        blocked = ~inside
-        blocked[inside] = self._ray_blocking[rows[inside], cols[inside]]
-        first_block = np.where(blocked.any(axis=1), blocked.argmax(axis=1), steps.size)
-        seen = np.arange(steps.size)[None, :] < first_block[:, None]
+        cells = rows * size + cols
+        reach = self._fan.reach_px
+        if reach <= min(origin) and max(origin) + reach < size:  # every ray stays on the map
+            blocked = self._ray_blocking.reshape(-1).take(cells)
+        else:
+            inside = (rows >= 0) & (rows < size) & (cols >= 0) & (cols < size)
+            blocked = ~inside
+            blocked[inside] = self._ray_blocking[rows[inside], cols[inside]]
+        first_block = np.where(blocked.any(axis=1), blocked.argmax(axis=1), blocked.shape[1])
+        seen = np.arange(blocked.shape[1])[None, :] < first_block[:, None]
         if seen.any():
-            rows, cols = rows[seen], cols[seen]
-            self.explored[rows, cols] = True
-            self._grow_bounds((int(rows.min()), int(rows.max()) + 1, int(cols.min()), int(cols.max()) + 1))
+            self.explored.reshape(-1)[cells[seen]] = True
+            # Along a ray rows and columns are monotone (rint of a linear function), so a ray's extremes are at
+            # its first cell and its last seen one.
+            swept = np.flatnonzero(first_block)
+            last = (swept, first_block[swept] - 1)
+            ends_r = np.concatenate((rows[swept, 0], rows[last]))
+            ends_c = np.concatenate((cols[swept, 0], cols[last]))
+            self._grow_bounds(
+                (int(ends_r.min()), int(ends_r.max()) + 1, int(ends_c.min()), int(ends_c.max()) + 1)
+            )
             self.version += 1
 
     def frontier_pixels(self) -> np.ndarray:

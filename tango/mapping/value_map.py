@@ -8,7 +8,7 @@ import numpy as np
 from tango.agent.observation import Observation
 from tango.mapping.config import MapConfig
 from tango.mapping.fov_patch import FovPatch, FovProjector
-from tango.mapping.geometry import effective_depth
+from tango.mapping.geometry import column_reach
 
 DECISION_THRESHOLD = 0.35
 
@@ -34,8 +34,8 @@ class ValueMap:
 
     def project(self, obs: Observation) -> FovPatch:
         """The FOV patch of an observation (shared with the feature memory so it is computed once)."""
-        depth = effective_depth(obs.depth, self.config.min_depth, self.config.max_depth)
-        return self.projector.project(depth, obs.camera_pose, obs.hfov_deg)
+        reach = column_reach(obs.depth, self.config.min_depth, self.config.max_depth)
+        return self.projector.project_reach(reach, obs.camera_pose, obs.hfov_deg)
 
     def update(self, obs: Observation, scores: np.ndarray) -> FovPatch:
         """Project the frame and fuse its per-prompt scores; returns the patch used."""
@@ -48,10 +48,15 @@ class ValueMap:
         scores = np.asarray(scores, dtype=np.float32).reshape(-1)
         if scores.shape[0] != self.channels:
             raise ValueError(f"value map has {self.channels} channels but got {scores.shape[0]} scores")
-        h, w = patch.confidence.shape
-        rows, cols = slice(patch.row0, patch.row0 + h), slice(patch.col0, patch.col0 + w)
+        # Cells the frame does not see (confidence 0) keep their value and confidence under the rule (finite
+        # scores: a non-finite one would zero them through nan_to_num), so only the box of the seen cells is fused.
+        left, top, w, h = 0, 0, patch.confidence.shape[1], patch.confidence.shape[0]
+        if np.isfinite(scores).all():
+            left, top, w, h = cv2.boundingRect((patch.confidence > 0).view(np.uint8))
+        rows = slice(patch.row0 + top, patch.row0 + top + h)
+        cols = slice(patch.col0 + left, patch.col0 + left + w)
         old_conf = self.confidence[rows, cols]
-        new_conf = patch.confidence.copy()
+        new_conf = patch.confidence[top : top + h, left : left + w].copy()
         new_conf[(new_conf < DECISION_THRESHOLD) & (new_conf < old_conf)] = 0
         total = old_conf + new_conf
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -14,7 +14,8 @@ class NavigationConfig:
     `pointnav_checkpoint` (controller "pointnav") defaults to the small policy trained by
     `python -m tango.navigation.train` and shipped in checkpoints/ (a relative path is looked up from the working
     directory, then the project root); habitat-baselines' and VLFM's ResNet-18 checkpoints load as well.
-    `point_goal_tolerance` is where task=pointnav stops (under habitat-lab's 0.2 m success radius).
+    `pointnav_device` is auto|cpu|cuda|cuda:N (tango.devices; the small policy is fastest on the CPU at one
+    frame per step). `point_goal_tolerance` is where task=pointnav stops (under habitat-lab's 0.2 m success radius).
     After `recovery_after_collisions` forward steps that did not move the agent (both controllers), or
     `recovery_after_oscillations` alternating left/right turns of the learned policy, the controller turns
     2-5 times one random way and steps forward before handing control back; 0 disables either."""

@@ -179,6 +179,8 @@ class FmmController:
             return False
         cells = path[1:]
         free = omap.navigable[cells[:, 0], cells[:, 1]]
+        if free.all():  # nothing on the path is blocked
+            return False
         near_start = np.hypot(*(cells - start).T) <= omap.inflation_px + 1
         goal_px = omap.grid.world_to_pixel(goal[None])[0]
         near_goal = np.hypot(*(cells - goal_px).T) <= goal_radius_px + omap.inflation_px

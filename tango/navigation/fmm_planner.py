@@ -83,11 +83,25 @@ class DistanceField:
         return np.array(path) + np.array([self.row0, self.col0])
 
 
+DISKS_KEPT = 64
+"""Disk masks remembered by `disk` (the controller asks for the same one around the agent every step)."""
+_disks: dict[tuple[tuple[int, ...], int, int, int], np.ndarray] = {}
+
+
 def disk(shape: tuple[int, ...], centre: np.ndarray, radius: int) -> np.ndarray:
-    """Boolean disk of radius pixels around centre (row, col) in an array of the given shape."""
-    mask = np.zeros(shape, np.uint8)
-    cv2.circle(mask, (int(centre[1]), int(centre[0])), radius, (1,), -1)
-    return mask.astype(bool)
+    """Boolean disk of radius pixels around centre (row, col) in an array of the given shape (read-only: the
+    same mask is returned for the same arguments)."""
+    key = (tuple(shape), int(centre[0]), int(centre[1]), int(radius))
+    mask = _disks.get(key)
+    if mask is None:
+        drawn = np.zeros(shape, np.uint8)
+        cv2.circle(drawn, (key[2], key[1]), radius, (1,), -1)
+        mask = drawn.astype(bool)
+        mask.flags.writeable = False
+        if len(_disks) >= DISKS_KEPT:
+            _disks.clear()
+        _disks[key] = mask
+    return mask
 
 
 def clearance_speed(obstacles: np.ndarray, full_speed_px: float) -> np.ndarray:
@@ -141,8 +155,13 @@ def reachable_from(traversable: np.ndarray, start: np.ndarray) -> np.ndarray:
 
 
 def line_is_free(traversable: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether every cell on the straight segment a -> b (row, col, window coordinates) is traversable."""
-    n = int(np.ceil(np.abs(b - a).max() * 2)) + 1
-    rows = np.rint(np.linspace(a[0], b[0], n)).astype(int)
-    cols = np.rint(np.linspace(a[1], b[1], n)).astype(int)
-    return bool(traversable[rows, cols].all())
+    """Whether every cell on the straight segment a -> b (row, col, window coordinates) is traversable: the
+    cells at `np.rint(np.linspace(a, b, n))` for n = 2 x the longer extent + 1, computed as linspace does
+    (i * step + a, the last one b exactly) for both coordinates at once."""
+    start, stop = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    n = int(np.ceil(np.abs(stop - start).max() * 2)) + 1
+    points = np.arange(n, dtype=np.float64)[:, None] * ((stop - start) / max(n - 1, 1)) + start
+    if n > 1:
+        points[-1] = stop
+    cells = np.rint(points).astype(int)
+    return bool(traversable[cells[:, 0], cells[:, 1]].all())

@@ -14,6 +14,7 @@ from typing import Any
 
 import torch
 
+from tango.errors import ComponentError
 from tango.navigation.pointnav_net import PointNavPolicy
 from tango.navigation.pointnav_policy import RecurrentPointNavPolicy
 from tango.navigation.pointnav_small import SmallMapPointNavPolicy, SmallPointNavPolicy
@@ -28,7 +29,7 @@ STATE_PREFIX = "actor_critic."
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
-class CheckpointError(RuntimeError):
+class CheckpointError(ComponentError):
     """A PointNav checkpoint that is missing or does not fit the policy architecture."""
 
 

@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import torch
 
+from tango.devices import resolve_device
 from tango.mapping.obstacle_map import ObstacleMap
 from tango.navigation.actions import MOVE_FORWARD, POINTNAV_ACTIONS, STOP, TURN_LEFT, TURN_RIGHT
 from tango.navigation.config import NavigationConfig
@@ -49,8 +50,9 @@ class PointNavController:
     ) -> None:
         self.config = config
         self.min_depth, self.max_depth = min_depth, max_depth
-        self.device = torch.device(config.pointnav_device)
-        self.policy = policy or load_pointnav_policy(config.pointnav_checkpoint, config.pointnav_device)
+        device = resolve_device(config.pointnav_device, "agent.navigation.pointnav_device")
+        self.device = torch.device(device)
+        self.policy = policy or load_pointnav_policy(config.pointnav_checkpoint, device)
         self.recovery = CollisionRecovery(
             config.recovery_after_collisions, np.random.default_rng(0), config.recovery_after_oscillations
         )

@@ -10,13 +10,16 @@ from typing import Any, TypeVar
 
 import torch
 
+from tango.devices import resolve_device
+from tango.errors import ComponentError
+
 T = TypeVar("T")
 
 _CACHE: dict[tuple[Any, ...], Any] = {}
 _LOCK = threading.Lock()
 
 
-class ModelLoadError(RuntimeError):
+class ModelLoadError(ComponentError):
     """A model that could not be loaded; the message names the path and the cause."""
 
 
@@ -29,8 +32,8 @@ class Placement:
 
 
 def placement(device: str = "auto", half: bool = True) -> Placement:
-    """`auto` picks cuda when present; fp16 only on cuda and only when `half`."""
-    resolved = ("cuda" if torch.cuda.is_available() else "cpu") if device == "auto" else device
+    """`auto` picks cuda when present (tango.devices.resolve_device); fp16 only on cuda and only when `half`."""
+    resolved = resolve_device(device, "perception.device")
     dtype = torch.float16 if half and resolved.startswith("cuda") else torch.float32
     return Placement(resolved, dtype)
 

@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from tango.errors import ComponentError
 from tango.primitives import PrimitiveSpec, Toolbox, get_toolbox
 from tango.programs.budget import Budget, BudgetExhausted
 from tango.programs.builtins import BUILTINS
@@ -351,6 +352,9 @@ class _Run:
             result = self.evaluate(args, kwargs) if spec.evaluates else spec.func(self.ctx, *args, **kwargs)
         except BudgetExhausted:
             trace_call(None, "budget exhausted")
+            raise
+        except ComponentError:  # a model or service failed, not the program: the episode's error
+            trace_call(None, "error")
             raise
         except Exception as error:  # noqa: BLE001 - a primitive may fail in any way; the run records why
             trace_call(None, "error")

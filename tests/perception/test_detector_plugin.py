@@ -100,7 +100,8 @@ def test_an_unknown_kind_lists_the_registered_ones_and_a_broken_plugin_is_named(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, isolated_registry: None
 ) -> None:
     with pytest.raises(
-        ComponentError, match=r"detector.kind='sonar' is not registered; known: oracle, owlv2, owlvit, yolo"
+        ComponentError,
+        match=r"detector.kind='sonar' is not registered; known: none, oracle, owlv2, owlvit, simulated, yolo",
     ):
         build_perception({"detector": {"kind": "sonar"}})
     dist_info = tmp_path / "broken_detector-0.1.dist-info"

@@ -54,3 +54,35 @@ def test_real_habitat_sim_is_left_alone(tmp_path) -> None:
         tmp_path,
     )
     assert result.returncode == 0, result.stderr[-2000:]
+
+
+def test_no_gym_banner_when_habitat_comes_through_tango() -> None:
+    bare = _run("import gym")  # gym_notices' table names this gym version: the banner shows without tango
+    through_tango = _run("import tango.sim.habitat_env, gym, habitat; print('ok')")
+    assert through_tango.returncode == 0, through_tango.stderr[-2000:]
+    assert "Gym has been unmaintained" in bare.stderr
+    assert "Gym has been unmaintained" not in through_tango.stderr
+
+
+def test_habitat_maps_load_under_opencv_5s_row_colour_maps() -> None:
+    """OpenCV 5's applyColorMap colours a 1-D array as a (1, N, 3) row (simulated here on OpenCV 4); habitat-lab's
+    maps.py squeezes axis 1 and fails without the shim, with it gets OpenCV 4's table."""
+    result = _run(
+        """
+        import cv2, numpy as np
+        opencv4 = cv2.applyColorMap
+        jet = opencv4(np.arange(246, dtype=np.uint8).reshape(-1, 1), cv2.COLORMAP_JET)[:, 0, ::-1]
+        def opencv5(src, *args):
+            out = opencv4(np.asarray(src).reshape(-1, 1) if np.ndim(src) == 1 else src, *args)
+            return out.reshape(1, -1, 3) if np.ndim(src) == 1 else out
+        cv2.applyColorMap = opencv5
+        from tango.habitat_compat import colormap_takes_1d_as_row, ensure_habitat_importable
+        assert colormap_takes_1d_as_row()
+        ensure_habitat_importable()
+        from habitat.utils.visualizations import maps
+        assert (maps.TOP_DOWN_MAP_COLORS[10:] == jet).all()
+        assert cv2.applyColorMap is opencv5  # only while maps.py loaded
+        print("ok")
+        """
+    )
+    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr[-2000:]

@@ -36,7 +36,8 @@ class GenerateConfig:
 
 @dataclass
 class ClipConfig:
-    """open_clip model for image-embedding landmark recognition (weights from a local file; none downloaded)."""
+    """open_clip model for image-embedding landmark recognition (weights from a local file; none downloaded);
+    `device` is auto|cpu|cuda|cuda:N (tango.devices)."""
 
     model: str = "ViT-B-32"
     pretrained: str = ""

@@ -71,12 +71,14 @@ class OpenClipEmbedder:
         import open_clip
         import torch
 
+        from tango.devices import resolve_device
+
         model, _, preprocess = open_clip.create_model_and_transforms(
             model_name, pretrained=pretrained or None
         )
-        self.model: Any = model.eval().to(device)
+        self.device = resolve_device(device, "graphnav.clip.device")
+        self.model: Any = model.eval().to(self.device)
         self.preprocess = preprocess
-        self.device = device
         self._torch = torch
 
     def embed(self, images: list[np.ndarray]) -> np.ndarray:

@@ -66,7 +66,9 @@ class PointNavTrainConfig:
 
     Training apartments are generated from `train_scene_seed`, validation apartments from `val_scene_seed`
     (the synthetic benchmark dataset uses seed 0: none of them is seen in training). `total_steps` counts
-    environment steps over all processes; `threads` is torch's per process. `teacher` labels the imitation
+    environment steps over all processes; `threads` is torch's per process. `device` (auto|cpu|cuda|cuda:N, or
+    `--device` on the command line) holds the policy, rollouts and updates; under torchrun each rank takes
+    cuda:LOCAL_RANK (tango.navigation.train.distributed). `teacher` labels the imitation
     steps: "map_fmm" (the FMM planner on the agent's own obstacle map: what the policy could know) or "geodesic"
     (the oracle follower on the true navigability grid).
     """
@@ -83,6 +85,7 @@ class PointNavTrainConfig:
     max_grad_norm: float = 0.5
     seed: int = 0
     threads: int = 2
+    device: str = "auto"
     render_size: int = 128
     train_scenes: int = 60
     train_scene_seed: int = 1
@@ -97,6 +100,9 @@ class PointNavTrainConfig:
     ppo: PpoSettings = field(default_factory=PpoSettings)
 
     def __post_init__(self) -> None:
+        from tango.devices import check_device_name
+
+        check_device_name(self.device, "train.device")
         if self.architecture not in ARCHITECTURE_NAMES:
             raise ValueError(
                 f"train.architecture must be one of {ARCHITECTURE_NAMES}, got {self.architecture!r}"

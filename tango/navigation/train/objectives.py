@@ -38,7 +38,8 @@ class Imitation:
 
     def chooser(self) -> ActionChooser:
         def choose(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
-            teacher = torch.rand(labels.shape, generator=self.generator) < self.beta
+            # drawn on the CPU generator on every device, so a seed picks the same actions on CPU and GPU
+            teacher = (torch.rand(labels.shape, generator=self.generator) < self.beta).to(labels.device)
             return torch.where(teacher, labels, logits.argmax(-1))
 
         return choose
@@ -105,7 +106,7 @@ def replay_sequences(
 def environment_batches(rollout: Rollout, minibatches: int) -> tuple[torch.Tensor, ...]:
     """Environment indices split into (at most) `minibatches` groups."""
     envs = rollout.labels.shape[1]
-    return torch.arange(envs).chunk(max(1, min(minibatches, envs)))
+    return torch.arange(envs, device=rollout.labels.device).chunk(max(1, min(minibatches, envs)))
 
 
 class Ppo:

@@ -1,6 +1,9 @@
 """What a training run leaves in its output folder: curves.csv (one row per update), checkpoints/latest.pth
 (resumable: weights, optimiser, counters), checkpoints/policy_<env steps>.pth at each validation and
-policy.pth at the end (the weights alone, in the layout agent.navigation.pointnav_checkpoint loads)."""
+policy.pth at the end (the weights alone, in the layout agent.navigation.pointnav_checkpoint loads).
+
+Every tensor is written from the CPU and read with map_location, so a run trained on a GPU resumes on the CPU
+and the other way round."""
 
 from __future__ import annotations
 
@@ -103,17 +106,30 @@ def save_resumable(
 ) -> None:
     """The policy checkpoint plus what a resumed run needs."""
     data = checkpoint_dict(policy, config, metadata)
-    data[RESUME_KEY] = {"optimizer": optimizer.state_dict(), "progress": vars(progress).copy()}
+    data[RESUME_KEY] = {"optimizer": on_cpu(optimizer.state_dict()), "progress": vars(progress).copy()}
     save_atomic(data, path)
 
 
 def load_resumable(
     path: Path, policy: RecurrentPointNavPolicy, optimizer: torch.optim.Optimizer
 ) -> Progress | None:
-    """Restore weights, optimiser and counters from a run's latest checkpoint; None when there is none."""
+    """Restore weights, optimiser and counters from a run's latest checkpoint onto the policy's device (the
+    optimiser's state follows its parameters); None when there is none."""
     if not path.is_file():
         return None
-    data = torch.load(path, map_location="cpu", weights_only=False)
+    device = next(policy.parameters()).device
+    data = torch.load(path, map_location=device, weights_only=False)
     policy.load_state_dict(policy_from_checkpoint(data, path).state_dict())
     optimizer.load_state_dict(data[RESUME_KEY]["optimizer"])
     return Progress(**data[RESUME_KEY]["progress"])
+
+
+def on_cpu(value: Any) -> Any:
+    """`value` (nested dicts, lists and tuples of tensors and plain values) with every tensor copied to the CPU."""
+    if isinstance(value, torch.Tensor):
+        return value.detach().cpu()
+    if isinstance(value, dict):
+        return {key: on_cpu(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(on_cpu(item) for item in value)
+    return value

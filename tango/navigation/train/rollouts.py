@@ -2,6 +2,7 @@
 
 `masks[t]` is False where observation t starts an episode; `prev_actions[t]` is the action executed before it.
 `hidden` is the recurrent state before step 0, so training replays the rollout through the policy.
+Every tensor lives on the policy's device (the simulators' numbers cross over once per step).
 """
 
 from __future__ import annotations
@@ -47,18 +48,19 @@ class EnvBatch:
 
     def __init__(self, envs: list[PointGoalEnv], policy: RecurrentPointNavPolicy) -> None:
         self.envs = envs
+        self.device = policy_device(policy)
         self.observations = [env.reset() for env in envs]
-        self.hidden = policy.initial_state(len(envs))
-        self.prev_actions = torch.zeros(len(envs), 1, dtype=torch.long)
-        self.masks = torch.zeros(len(envs), 1, dtype=torch.bool)
+        self.hidden = policy.initial_state(len(envs)).to(self.device)
+        self.prev_actions = torch.zeros(len(envs), 1, dtype=torch.long, device=self.device)
+        self.masks = torch.zeros(len(envs), 1, dtype=torch.bool, device=self.device)
 
     def close(self) -> None:
         for env in self.envs:
             env.close()
 
     def inputs(self) -> PolicyInputs:
-        """The current observations as tensors."""
-        return observation_tensors(self.observations)
+        """The current observations as tensors on the policy's device."""
+        return observation_tensors(self.observations, self.device)
 
     def collect(
         self,
@@ -94,17 +96,18 @@ class EnvBatch:
             log_probs.append(log_prob)
             values.append(value.squeeze(-1))
             step_rewards, done = np.zeros(n, np.float32), np.zeros(n, bool)
+            executed = action.tolist()
             for i, env in enumerate(self.envs):
-                transition = env.step(int(action[i]))
+                transition = env.step(int(executed[i]))
                 self.observations[i] = transition.observation
                 step_rewards[i] = rewards(transition.reward, transition.ended)
                 done[i] = transition.done
                 if transition.ended is not None:
                     ended.append(transition.ended)
-            reward_rows.append(torch.from_numpy(step_rewards))
-            dones.append(torch.from_numpy(done))
+            reward_rows.append(torch.from_numpy(step_rewards).to(self.device))
+            dones.append(torch.from_numpy(done).to(self.device))
             self.prev_actions = action.view(n, 1)
-            self.masks = ~torch.from_numpy(done).view(n, 1)
+            self.masks = ~dones[-1].view(n, 1)
         depth, goal, _, crop = self.inputs()
         with torch.no_grad():
             _, next_value, _ = policy.step(depth, goal, self.hidden, self.prev_actions, self.masks, crop)
@@ -130,11 +133,17 @@ PolicyInputs = tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor | No
 """Depth (N, S, S, 1), goal (N, 2), teacher labels (N,) and egocentric maps (N, M, M, C) or None."""
 
 
-def observation_tensors(observations: list[Observation]) -> PolicyInputs:
-    """Stack observations into the policy's input tensors and the labels."""
-    depth = torch.from_numpy(np.stack([o.depth for o in observations]))
-    goal = torch.from_numpy(np.stack([o.goal for o in observations]))
-    labels = torch.tensor([o.teacher for o in observations], dtype=torch.long)
+def observation_tensors(observations: list[Observation], device: torch.device | None = None) -> PolicyInputs:
+    """Stack observations into the policy's input tensors and the labels, on `device` (default the CPU)."""
+    where = device or torch.device("cpu")
+    depth = torch.from_numpy(np.stack([o.depth for o in observations])).to(where)
+    goal = torch.from_numpy(np.stack([o.goal for o in observations])).to(where)
+    labels = torch.tensor([o.teacher for o in observations], dtype=torch.long, device=where)
     crops = [o.map for o in observations]
-    maps = None if any(c is None for c in crops) else torch.from_numpy(np.stack(crops))  # type: ignore[arg-type]
+    maps = None if any(c is None for c in crops) else torch.from_numpy(np.stack(crops)).to(where)  # type: ignore[arg-type]
     return depth, goal, labels, maps
+
+
+def policy_device(policy: RecurrentPointNavPolicy) -> torch.device:
+    """The device holding the policy's parameters."""
+    return next(policy.parameters()).device

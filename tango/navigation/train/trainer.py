@@ -47,7 +47,8 @@ class Trainer:
             ThreadCounts(compute=config.threads)
         )  # before the first GL context: no rasteriser threads
         torch.manual_seed(config.seed)
-        self.policy = self._initial_policy()
+        self.device = workers.device
+        self.policy = self._initial_policy().to(self.device)
         self.optimizer = torch.optim.Adam(self.policy.parameters(), lr=config.lr, eps=1e-5)
         self.progress = load_resumable(self.out / LATEST, self.policy, self.optimizer) or Progress()
         self.validation: dict[str, float] = {}
@@ -88,6 +89,7 @@ class Trainer:
             "train_scene_seed": self.config.train_scene_seed,
             "progress": asdict(self.progress),
             "processes": self.workers.world_size,
+            "device": self.device.type,
             "validation": dict(self.validation),
         }
 

@@ -13,7 +13,7 @@ import torch
 from tango.navigation.pointnav_policy import RecurrentPointNavPolicy
 from tango.navigation.train.config import EpisodeSettings
 from tango.navigation.train.env import EpisodeEnd, PointGoalEnv
-from tango.navigation.train.rollouts import observation_tensors
+from tango.navigation.train.rollouts import observation_tensors, policy_device
 from tango.scenes.datasets.pointnav import PointGoal, PointNavConfig, sample_point_goal
 from tango.sim.navgrid import NavGrid
 from tango.sim.scene import load_scene
@@ -46,18 +46,20 @@ def run_validation(
     active = [bool(own) for own in episodes]
     observations = [env.reset() if own else None for env, own in zip(envs, episodes)]
     placeholder = next(o for o in observations if o is not None)
-    hidden = policy.initial_state(len(envs))
-    prev_actions = torch.zeros(len(envs), 1, dtype=torch.long)
-    masks = torch.zeros(len(envs), 1, dtype=torch.bool)
+    device = policy_device(policy)
+    hidden = policy.initial_state(len(envs)).to(device)
+    prev_actions = torch.zeros(len(envs), 1, dtype=torch.long, device=device)
+    masks = torch.zeros(len(envs), 1, dtype=torch.bool, device=device)
     ended: list[EpisodeEnd] = []
     policy.eval()
     while any(active):
-        depth, goal, _, maps = observation_tensors([o or placeholder for o in observations])
+        depth, goal, _, maps = observation_tensors([o or placeholder for o in observations], device)
         actions, hidden = policy.act(depth, goal, hidden, prev_actions, masks, maps)
+        chosen = actions.flatten().tolist()
         for i, env in enumerate(envs):
             if not active[i]:
                 continue
-            transition = env.step(int(actions[i]))
+            transition = env.step(int(chosen[i]))
             observations[i] = transition.observation
             masks[i] = not transition.done
             if transition.ended is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tango.devices import resolve_device
 from tango.llm import ChatResponse
 from tango.programs.generators.cache import ProgramCache
 from tango.programs.generators.config import GeneratorConfig, GeneratorError
@@ -22,7 +23,7 @@ class HFChatBackend:
         if not path.is_dir():
             raise GeneratorError(f"generator.model_path {path} is not a model directory")
         self.torch = torch
-        self.device = ("cuda" if torch.cuda.is_available() else "cpu") if device == "auto" else device
+        self.device = resolve_device(device, "generator.device")
         self.tokenizer = AutoTokenizer.from_pretrained(path)
         model = AutoModelForCausalLM.from_pretrained(path)
         self.model = model.to(self.device).eval()  # type: ignore[arg-type]
