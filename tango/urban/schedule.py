@@ -137,7 +137,7 @@ def parse_schedule(description: str, labels: Sequence[str]) -> ParsedSchedule:
     within = _WITHIN.search(description)
     if within and now is not None:
         total = now + _seconds(*within.groups())
-    return ParsedSchedule(now, _assign(events, labels), total)
+    return ParsedSchedule(now, _assign(events, labels, description), total)
 
 
 def _sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -150,12 +150,21 @@ def _sentence_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _assign(events: list[tuple[int, float, str]], labels: Sequence[str]) -> list[float | None]:
+def _assign(events: list[tuple[int, float, str]], labels: Sequence[str], text: str) -> list[float | None]:
+    """Times to stops: in text order when there are as many as stops, else each time to the stop whose label
+    its sentence names nearest to it."""
     if len(events) == len(labels):
         return [value for _, value, _ in events]
     deadlines: list[float | None] = [None] * len(labels)
-    for _, value, sentence in events:
-        named = [i for i, label in enumerate(labels) if label and label.lower() in sentence.lower()]
-        if len(named) == 1 and deadlines[named[0]] is None:
-            deadlines[named[0]] = value
+    lowered = text.lower()
+    for position, value, sentence in events:
+        start = lowered.find(sentence.lower())
+        named = [
+            (abs(at - position), index)
+            for index, label in enumerate(labels)
+            if label and (at := lowered.find(label.lower(), start, start + len(sentence))) >= 0
+        ]
+        if named:
+            index = min(named)[1]
+            deadlines[index] = value if deadlines[index] is None else deadlines[index]
     return deadlines
