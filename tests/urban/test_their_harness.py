@@ -111,8 +111,10 @@ def test_all_variants_expand_as_their_run_task_all() -> None:
     ("text", "labels", "deadlines"),
     [
         (
-            "At 10 a.m., you've got a hearing at the Court. You meet your husband at Samsung at 12 noon. "
-            "At 2:30 p.m. you see the dentist.",
+            (
+                "At 10 a.m., you've got a hearing at the Court. You meet your husband at Samsung at 12 noon. "
+                "At 2:30 p.m. you see the dentist."
+            ),
             ["", "", ""],
             ["10:00", "12:00", "14:30"],
         ),

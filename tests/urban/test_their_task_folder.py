@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from tango.urban.city.mapstyle import ROUTE_COLOUR
-from tango.urban.client import ClientConfig, UrbanClient
+from tango.urban.client import UrbanClient
 from tango.urban.server.launcher import ServerProcess
 
 SCHEDULE = "At 10 a.m. you have a meeting at the first place. At 12 noon lunch at the second. At 2:30 p.m. the third."
@@ -68,7 +68,7 @@ def test_their_folder_runs_on_one_app_with_their_evaluators(city: Path, tmp_path
             f"eval.output_dir={out}",
             "eval.progress=false",
         ]
-        run = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        run = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
     finally:
         app.stop()
     assert run.returncode == 0, run.stderr[-2000:]
