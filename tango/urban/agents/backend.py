@@ -32,6 +32,7 @@ OCR_VIEW = (
     1280,
     960,
 )  # screenshots read by OCR: twice the default size, so shop boards are tall enough to read
+OCR_PITCH_DEG = 12.0  # how far up OCR views look
 CAMERA_HFOV_DEG = 75.0  # the first-person camera's horizontal field of view (bearings of text read by OCR)
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -109,12 +110,19 @@ class UrbanBackend:
         return found
 
     def look_around(self) -> list[str]:
-        """Six 60-degree turns (back to the first heading), reading signs at each view."""
+        """A full circle of views (back to the first heading), reading signs at each: six 60-degree turns, or
+        for OCR eight 45-degree turns looking 12 degrees up (boards hang above eye level; a wider overlap
+        between views catches a board squarely in some view, where OCR reads it)."""
+        turns, pitch = (8, OCR_PITCH_DEG) if self.signs == "ocr" else (6, 0.0)
+        if pitch:
+            self.act({"action": "look", "yaw": 0.0, "pitch": pitch})
         seen = self.read_signs()
-        for _ in range(6):
-            self.act({"action": "look", "yaw": 60.0, "pitch": 0.0})
-            if _ < 5:
+        for turn in range(turns):
+            self.act({"action": "look", "yaw": 360.0 / turns, "pitch": 0.0})
+            if turn < turns - 1:
                 seen += [name for name in self.read_signs() if name not in seen]
+        if pitch:
+            self.act({"action": "look", "yaw": 0.0, "pitch": -pitch})
         return seen
 
     def relative_direction(self, name: str) -> str:
