@@ -294,10 +294,18 @@ def match_score(name: str, text: str) -> float:
 
 
 def choose(options: list[str], evidence: list[str], min_score: float = 0.6) -> str:
-    """The letter of the option that best matches one evidence text (match_score above `min_score`), or ""."""
+    """The letter of the option that best matches one evidence text (match_score above `min_score`); failing
+    that, the only option holding every word of some evidence text ("front" in "In front of you"); else ""."""
     best, best_score = "", min_score
     for letter, option in zip("ABCD", options):
         score = max((match_score(str(option), str(text)) for text in evidence), default=0.0)
         if score > best_score:
             best, best_score = letter, score
-    return best
+    if best:
+        return best
+    for text in evidence:
+        words = set(_WORD.findall(str(text).lower()))
+        holding = [letter for letter, o in zip("ABCD", options) if words and words <= set(_WORD.findall(o.lower()))]
+        if len(holding) == 1:
+            return holding[0]
+    return ""
