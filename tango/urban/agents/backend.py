@@ -24,7 +24,7 @@ from tango.urban.city.mapstyle import DEFAULT_SPAN_M
 from tango.urban.city.mapview import MapCamera
 from tango.urban.episode import UrbanEpisode
 from tango.urban.geo import LocalFrame
-from tango.urban.routes import Point, follow, route_length
+from tango.urban.routes import Point, follow, heading_to, route_length
 
 log = logging.getLogger(__name__)
 QUARTERS = ("front", "right", "behind", "left")
@@ -126,14 +126,21 @@ class UrbanBackend:
         return seen
 
     def relative_direction(self, name: str) -> str:
-        """front / right / behind / left of a sighted place, relative to the heading at the start."""
+        """front / right / behind / left of a place relative to the heading at the start: from where its sign was
+        read, else from where the map prints its name."""
         sighting = self.sightings.get(name)
         if sighting is None:
             scored = [(match_score(name, text), s) for text, s in self.sightings.items()]
-            score, sighting = max(scored, key=lambda item: item[0], default=(0.0, None))
-            if sighting is None or score <= 0.6:
+            score, best = max(scored, key=lambda item: item[0], default=(0.0, None))
+            sighting = best if score > 0.6 else None
+        if sighting is not None:
+            bearing = sighting.bearing
+        else:  # not read in view: where the map prints its name
+            place = self.locate(name)
+            if not place:
                 return ""
-        relative = (sighting.bearing - self.start_yaw) % 360.0
+            bearing = heading_to(self.here, self.frame.to_local(*place))
+        relative = (bearing - self.start_yaw) % 360.0
         return QUARTERS[int(((relative + 45.0) % 360.0) // 90.0)]
 
     # --- the map --------------------------------------------------------------------------------------------
