@@ -183,3 +183,21 @@ def test_an_untimed_schedule_has_no_on_time_ratio() -> None:
     theirs = their_metrics(episode, {**ours, "on_time_ratio": 1.0}, [None, None])
     assert theirs["schedule_on_time_ratio"] is None and theirs["schedule_timed_stop_count"] == 0
     assert theirs["schedule_total_deadline"] is None and not theirs["success"]
+
+
+def test_one_app_serves_one_worker_and_each_worker_holds_its_own_app(tmp_path: Path) -> None:
+    from tango.harness.run import RunError
+    from tango.urban.runner import UrbanTaskPlugin, claim_app
+
+    plugin = UrbanTaskPlugin()
+    assert plugin.max_workers({"sim": {"url": "http://a"}})[0] == 1  # type: ignore[index]
+    assert plugin.max_workers({"sim": {"url": "", "urls": ["http://a", "http://b"]}})[0] == 2  # type: ignore[index]
+    assert plugin.max_workers({"sim": {"url": ""}}) is None  # the stand-in: one server per worker
+    first, held = claim_app(["http://a", "http://b"], tmp_path)
+    second, also_held = claim_app(["http://a", "http://b"], tmp_path)
+    assert {first, second} == {"http://a", "http://b"}
+    with pytest.raises(RunError, match="taken by another worker"):
+        claim_app(["http://a", "http://b"], tmp_path)
+    held.close()
+    assert claim_app(["http://a", "http://b"], tmp_path)[0] == first
+    also_held.close()
