@@ -76,11 +76,11 @@ def _finish(
     left out, e.g. task files it skipped); return it with those records."""
     records = [record for record in writer.records if str(record["episode_id"]) in selected_ids]
     summary = summarize(records, task, wall, configs=config, num_planned=len(selected_ids))
+    summary.update(notes or {})
     summary.update(
         num_workers=workers,
         shard={"index": eval_cfg.shard, "count": eval_cfg.num_shards},
         complete=not interrupted and len(records) == len(selected_ids),
-        **(notes or {}),
     )
     write_summary(writer.run_dir, summary)
     return summary, records
