@@ -201,3 +201,13 @@ def test_one_app_serves_one_worker_and_each_worker_holds_its_own_app(tmp_path: P
     held.close()
     assert claim_app(["http://a", "http://b"], tmp_path)[0] == first
     also_held.close()
+
+
+def test_the_place_judge_takes_only_a_json_boolean_as_found() -> None:
+    from tango.urban.judge import _verdict
+
+    assert _verdict('Sure: {"found": true, "reason": "the pharmacy door"}').found
+    assert not _verdict('{"found": false, "reason": "a bank"}').found
+    for reply in ('{"found": "false", "reason": "x"}', '{"reason": "x"}', "no json"):
+        with pytest.raises(ValueError):
+            _verdict(reply)
