@@ -14,6 +14,7 @@ for arg in "$@"; do
 done
 
 DEBIAN_PACKAGES=(libegl1 libegl-mesa0 libgl1-mesa-dri libgles2)
+DEBIAN_PACKAGES+=(tesseract-ocr)  # the urban program agent's sign reader (urban.perception.signs=ocr)
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then
     for pkg in "${DEBIAN_PACKAGES[@]}"; do

@@ -2,7 +2,8 @@
 
 Starts `python -m tango.urban.server` on a free port (over the default city folder unless --city), enters a
 ShortNav task and times N rounds of one action (alternately a 0.5 s sprint and a 20-degree look) followed by
-a 640x480 JPEG screenshot, then N actions with the image in the reply (`?image=1`). Reports wall rates and the
+a 640x480 JPEG screenshot, then N actions with the image in the reply (`?image=1`), then N/4 one-second actions
+with frames sampled every 0.25 s in the reply (`?interval=0.25`). Reports wall rates and the
 server process's CPU time per round (utime + stime from /proc), which is what a loaded machine cannot hide.
 """
 
@@ -59,6 +60,12 @@ def main(argv: list[str]) -> int:
         for k in range(args.actions):
             client.act(actions[k % 2], image=True)
         wall_img, cpu_img = time.perf_counter() - wall1, _cpu_s(pid) - cpu1
+        sprint = {"action": "sprint", "dir": "forward", "seconds": 1.0}
+        frames, wall2 = 0, time.perf_counter()
+        for k in range(args.actions // 4):
+            reply = client._json("POST", "/action?interval=0.25&max_frames=8", sprint if k % 2 == 0 else actions[1])
+            frames += len(reply.get("images") or [])
+        wall_frames = time.perf_counter() - wall2
     finally:
         server.stop()
     n = args.actions
@@ -74,6 +81,8 @@ def main(argv: list[str]) -> int:
                 "cpu_bound_rounds_per_s": round(n / cpu, 2) if cpu else None,
                 "actions_per_s_image_in_reply": round(n / wall_img, 2),
                 "server_cpu_ms_per_action_with_image": round(1000 * cpu_img / n, 2),
+                "actions_per_s_with_frames_every_0.25s": round((n // 4) / wall_frames, 2),
+                "frames_per_s_in_replies": round(frames / wall_frames, 2),
                 "loadavg": Path("/proc/loadavg").read_text().split()[:3],
             }
         )

@@ -71,10 +71,13 @@ def _finish(
     eval_cfg: EvalConfig,
     workers: int,
     interrupted: bool,
+    notes: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Write summary.json over the selected episodes recorded so far; return it with those records."""
+    """Write summary.json over the selected episodes recorded so far, with the task plugin's `notes` (what it
+    left out, e.g. task files it skipped); return it with those records."""
     records = [record for record in writer.records if str(record["episode_id"]) in selected_ids]
     summary = summarize(records, task, wall, configs=config, num_planned=len(selected_ids))
+    summary.update(notes or {})
     summary.update(
         num_workers=workers,
         shard={"index": eval_cfg.shard, "count": eval_cfg.num_shards},
@@ -132,6 +135,17 @@ def _record_crashed(
         writer.append(crash_record(spec, task, plugin, reason))
 
 
+def _plugin_worker_cap(plugin: TaskPlugin, config: dict[str, Any], workers: int) -> int:
+    """A task plugin may cap the worker count (`max_workers(config)` -> (limit, reason) or None), e.g. one
+    simulator app serves one worker; the cap is logged with its reason."""
+    cap_of = getattr(plugin, "max_workers", None)
+    cap = cap_of(config) if callable(cap_of) else None
+    if cap is None or workers <= cap[0]:
+        return workers
+    log.warning("%s: %d worker(s) instead of %d: %s", config["task"]["name"], cap[0], workers, cap[1])
+    return int(cap[0])
+
+
 def _run_locked(
     config: dict[str, Any],
     eval_cfg: EvalConfig,
@@ -179,8 +193,10 @@ def _run_locked(
         video=eval_cfg.video,
         video_fps=eval_cfg.video_fps,
     )
-    workers = worker_count(parse_workers(eval_cfg.num_workers), len(todo))
+    workers = _plugin_worker_cap(plugin, config, worker_count(parse_workers(eval_cfg.num_workers), len(todo)))
     log.info("%s: %d worker process(es) (eval.num_workers=%s)", task, workers, eval_cfg.num_workers)
+    notes_of = getattr(plugin, "summary_notes", None)
+    notes: dict[str, Any] = notes_of(config) if callable(notes_of) else {}
     previous_wall = _previous_wall_time(run_dir)
     start = time.perf_counter()
     with RunProgress(task, len(selected), len(selected) - len(todo), eval_cfg.progress, console) as progress:
@@ -193,7 +209,7 @@ def _run_locked(
             run_episodes(todo, job, plugin, workers, on_record)
         except KeyboardInterrupt as interrupt:
             wall = previous_wall + time.perf_counter() - start
-            _finish(writer, selected_ids, task, wall, config, eval_cfg, workers, True)
+            _finish(writer, selected_ids, task, wall, config, eval_cfg, workers, True, notes)
             log.warning(
                 "%s: %d of %d episodes recorded, summary.json says complete: false; rerun the same command "
                 "to resume",
@@ -203,7 +219,7 @@ def _run_locked(
             )
             raise
     wall = previous_wall + time.perf_counter() - start
-    summary, records = _finish(writer, selected_ids, task, wall, config, eval_cfg, workers, False)
+    summary, records = _finish(writer, selected_ids, task, wall, config, eval_cfg, workers, False, notes)
     breakdown = write_report(run_dir, summary, records) if eval_cfg.report else None
     causes = None if breakdown is None else breakdown.get("causes")
     (table_console or Console()).print(summary_table(summary, causes))

@@ -14,7 +14,8 @@ class EmbeddedSimConfig:
 
     backend "embedded" runs TangoSim-v0; "habitat" runs habitat-sim's Sim-v0 (needs habitat-sim and HM3D), where
     scene_dataset_config names HM3D's scene dataset file and the navgrid_* settings are unused. For task=urban,
-    `url` is the UrbanGround app's API (empty: tango starts its stand-in city) and `token` its bearer token.
+    `url` is the UrbanGround app's API (empty: tango starts its stand-in city) and `token` its bearer token; one
+    app serves one worker, so a parallel run names one app per worker in `urls` instead.
     `sensor_preset` names the configs/sensors preset the camera settings came from (results record it).
     """
 
@@ -38,6 +39,7 @@ class EmbeddedSimConfig:
     navgrid_obstacle_height: float = 1.5
     scene_dataset_config: str = ""
     url: str = ""
+    urls: list[str] = field(default_factory=list)
     token: str = ""
 
     def __post_init__(self) -> None:

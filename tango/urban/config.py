@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tango.config_utils import dataclass_from_dict
-from tango.urban.kinds import BY_PREFIX, RUNGS
+from tango.urban.kinds import BY_PREFIX, KINDS, RUNGS
 
 AGENTS = ("program", "mllm", "random")
-SIGN_READERS = ("oracle", "none")
+SIGN_READERS = ("ocr", "oracle", "none")
 MAP_READERS = ("pixels",)
 DEFAULT_MAX_STEPS = {
     "LQ": 30,
@@ -44,10 +44,11 @@ class GenerateConfig:
 
 @dataclass
 class PerceptionSettings:
-    """How the program agent reads the world: signs (`oracle`: the stand-in's ground truth, a named oracle;
-    `none`: it reads no signs) and the map (`pixels`: classifies map-view pixels by the published legend)."""
+    """How the program agent reads the world: signs (`ocr`: Tesseract OCR of the screenshot; `oracle`: the
+    stand-in's ground truth, a named oracle; `none`: it reads no signs) and the map (`pixels`: classifies
+    map-view pixels by the published legend)."""
 
-    signs: str = "oracle"
+    signs: str = "ocr"
     map: str = "pixels"
 
 
@@ -68,12 +69,16 @@ class UrbanConfig:
     perception: PerceptionSettings = field(default_factory=PerceptionSettings)
     generate: GenerateConfig = field(default_factory=GenerateConfig)
     llm: dict[str, Any] = field(default_factory=dict)
-    mllm_show_state: bool = True
+    judge: dict[str, Any] = field(default_factory=dict)
+    mllm_show_state: bool = False
     mllm_history: int = 8
+    variants: str = "none"
 
     def __post_init__(self) -> None:
         if self.rung not in ("all", *RUNGS):
             raise UrbanConfigError(f"urban.rung={self.rung!r}; choose one of {['all', *RUNGS]}")
+        if self.variants not in ("none", "all"):
+            raise UrbanConfigError(f"urban.variants={self.variants!r}; none (the files as they are) or all")
         if self.agent not in AGENTS:
             raise UrbanConfigError(f"urban.agent={self.agent!r}; choose one of {list(AGENTS)}")
         unknown = sorted(set(self.kinds) - set(BY_PREFIX))
@@ -87,12 +92,13 @@ class UrbanConfig:
             raise UrbanConfigError(
                 f"urban.perception.map={self.perception.map!r}; one of {list(MAP_READERS)}"
             )
-        missing = sorted(set(BY_PREFIX) - set(self.max_steps))
+        missing = sorted({kind.prefix for kind in KINDS} - set(self.max_steps))
         if missing:
             raise UrbanConfigError(f"urban.max_steps lacks {missing}")
 
-    def steps_for(self, prefix: str) -> int:
-        return int(self.max_steps[prefix])
+    def steps_for(self, prefix: str, base: str = "") -> int:
+        """The step limit of a kind; a variant without its own entry gets its base kind's."""
+        return int(self.max_steps.get(prefix) or self.max_steps[base or prefix])
 
     @classmethod
     def from_dict(cls, values: dict[str, Any] | None) -> UrbanConfig:

@@ -124,7 +124,7 @@ class UrbanEpisode:
     def start(self) -> None:
         """Enter the task and set its conditions (runner actions, not agent steps); record the start."""
         kind = self.task.kind
-        self.client.enter_task(self.task.id)
+        self.client.enter_task(self.task.source_task_id or self.task.id)  # a variant runs in its source task
         self.client.act({"action": "set_weather", "weather": kind.weather or "sunny"})
         clock = kind.clock or (10, 0)
         now = schedule_now_s(self.task) if kind.family == "schedule" else None
@@ -159,9 +159,10 @@ class UrbanEpisode:
     def yaw(self) -> float:
         return float(self.state.get("yaw", 0.0))
 
-    def observe(self, fmt: str = "jpg") -> np.ndarray:
-        """The current screenshot (first-person view, or the map in map mode); not a step."""
-        return self.client.screenshot(self.width, self.height, fmt)
+    def observe(self, fmt: str = "jpg", width: int = 0, height: int = 0) -> np.ndarray:
+        """The current screenshot (first-person view, or the map in map mode), at the episode's size unless
+        given; not a step."""
+        return self.client.screenshot(width or self.width, height or self.height, fmt)
 
     def visible_signs(self) -> list[dict[str, Any]]:
         """Ground-truth sign reading of the current view: only the named `signs` oracle calls this."""

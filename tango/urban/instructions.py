@@ -6,13 +6,11 @@ ground-truth places of a search) never appear here."""
 
 from __future__ import annotations
 
-import re
-
+from tango.urban.kinds import BY_PREFIX, Kind
+from tango.urban.schedule import ParsedSchedule, parse_schedule
 from tango.urban.taskfile import UrbanTask, Zone
 
 LETTERS = "ABCD"
-_NOW = re.compile(r"\bit is now (\d{1,2}):(\d{2})", re.IGNORECASE)
-_CLOCKS = re.compile(r"\b(?:by|at|before)\s+(\d{1,2}):(\d{2})\b", re.IGNORECASE)
 
 
 def describe_closures(zones: tuple[Zone, ...]) -> str:
@@ -33,11 +31,17 @@ def closure_notice(task: UrbanTask) -> str:
     )
 
 
+def _label(kind: Kind) -> str:
+    """The kind's name in task text: a weather or time-of-day variant keeps its source's prompt unchanged, as
+    their condition evaluators do."""
+    return BY_PREFIX[kind.base].name if kind.evaluator.startswith("Condition") else kind.name
+
+
 def task_instruction(task: UrbanTask) -> str:
     kind, start = task.kind, task.start.describe()
     if kind.family == "qa":
         options = "\n".join(f"{letter}. {text}" for letter, text in zip(LETTERS, task.qa_options))
-        return f"[{kind.name}] {task.description}\n{options}\nAnswer with one letter."
+        return f"[{_label(kind)}] {task.description}\n{options}\nAnswer with one letter."
     if kind.prefix == "II":
         return (
             f"[Implicit Intent Navigation]\nCurrent location: {start}\nEveryday goal: {task.description}\n"
@@ -59,8 +63,8 @@ def task_instruction(task: UrbanTask) -> str:
             "Visit the places in this order and arrive by each time; the clock runs while you act."
         )
     assert task.end is not None
-    lines = [f"[{kind.name}]", f"Start: {start}", f"Goal: {task.end.describe()}"]
-    if kind.prefix == "IN" and task.description:
+    lines = [f"[{_label(kind)}]", f"Start: {start}", f"Goal: {task.end.describe()}"]
+    if kind.base == "IN" and task.description:
         lines.append(f"Turn-by-turn instructions: {task.description}")
     elif task.description:
         lines.append(task.description)
@@ -70,26 +74,29 @@ def task_instruction(task: UrbanTask) -> str:
     return "\n".join(lines)
 
 
+def parsed_schedule(task: UrbanTask) -> ParsedSchedule:
+    """The schedule's times read from its description (tango.urban.schedule)."""
+    return parse_schedule(task.description, [stop.target.label for stop in task.schedule])
+
+
 def schedule_now_s(task: UrbanTask) -> float | None:
     """The schedule's stated current time (seconds after midnight), else 45 minutes before its first time."""
-    match = _NOW.search(task.description)
-    if match:
-        return int(match.group(1)) * 3600 + int(match.group(2)) * 60.0
-    deadlines = schedule_deadlines_s(task)
-    first = next((d for d in deadlines if d is not None), None)
+    parsed = parsed_schedule(task)
+    if parsed.now_s is not None:
+        return parsed.now_s
+    first = next((d for d in schedule_deadlines_s(task) if d is not None), None)
     return None if first is None else first - 45 * 60.0
 
 
 def schedule_deadlines_s(task: UrbanTask) -> list[float | None]:
-    """Each stop's deadline (seconds after midnight): the file's `deadline`, else the n-th time in the text."""
-    texts = [(int(h), int(m)) for h, m in _CLOCKS.findall(task.description)]
+    """Each stop's deadline (seconds after midnight): the file's `deadline` (tango's own files), else the time
+    the description gives it; None when it gives none."""
+    parsed = parsed_schedule(task).deadlines_s
     deadlines: list[float | None] = []
     for index, stop in enumerate(task.schedule):
         if stop.deadline:
             hour, minute = (int(part) for part in stop.deadline.split(":"))
             deadlines.append(hour * 3600 + minute * 60.0)
-        elif len(texts) == len(task.schedule):
-            deadlines.append(texts[index][0] * 3600 + texts[index][1] * 60.0)
         else:
-            deadlines.append(None)
+            deadlines.append(parsed[index])
     return deadlines

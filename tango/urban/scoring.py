@@ -5,6 +5,7 @@ fields, by the rules of tango.urban.metrics. Every kind reports `success`; error
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from typing import Any
 
 from tango.urban import metrics as m
@@ -12,6 +13,7 @@ from tango.urban.episode import UrbanEpisode
 from tango.urban.geo import haversine_m
 from tango.urban.instructions import schedule_deadlines_s, schedule_now_s
 from tango.urban.taskfile import UrbanTask
+from tango.urban.theirs import numeric, their_metrics
 
 
 class UngradableTask(ValueError):
@@ -27,11 +29,18 @@ def _unwrap(deadline: float | None, reference: float) -> float | None:
 
 
 def score(
-    episode: UrbanEpisode, grace_s: float = m.ON_TIME_GRACE_S, reference_length_m: float | None = None
-) -> dict[str, float]:
-    """success plus the kind's own measures, steps and counters."""
+    episode: UrbanEpisode,
+    grace_s: float = m.ON_TIME_GRACE_S,
+    reference_length_m: float | None = None,
+    judge: Callable[[UrbanEpisode], Any] | None = None,
+) -> tuple[dict[str, float], dict[str, Any]]:
+    """The episode's metrics: UrbanGround's under their names (tango.urban.theirs; `success` by their rule)
+    beside tango's own measures, and the full record of theirs (with None and text values). A place search
+    without ground-truth places is graded by `judge` (their way), or is an UngradableTask without one."""
     task, positions, radius = episode.task, episode.positions, episode.radius_m
     family = task.kind.family
+    extra: dict[str, Any] = {}
+    deadlines: list[float | None] | None = None
     if family == "qa":
         assert task.answer_letter is not None
         result = m.qa_metrics(episode.answer, task.answer_letter)
@@ -54,13 +63,22 @@ def score(
             positions, [(s.target.lat, s.target.lon) for s in task.schedule], deadlines, radius, grace_s
         )
         result["time_windows_parsed"] = float(any(d is not None for d in deadlines))
-    else:
-        if not task.place_candidates:
-            raise UngradableTask(
-                f"{task.id}: a place search needs its ground-truth places (placeCandidates) to be graded; "
-                "UrbanGround's own files have none (their judge reads the agent's view), so tango does not score it"
-            )
+    elif task.place_candidates:
         result = m.place_search_metrics(positions, [(p.lat, p.lon) for p in task.place_candidates], radius)
+    elif judge is not None:
+        verdict = judge(episode)
+        result = {"success": float(verdict.found), "path_length_m": m.path_length(positions)}
+        extra = {"placesearch_judge_reason": verdict.reason, "placesearch_judge_error": verdict.error}
+    else:
+        raise UngradableTask(
+            f"{task.id}: a place search without ground-truth places (placeCandidates) is graded by a judge of "
+            "the final view; set urban.judge.model (and base_url) to grade it"
+        )
+    tango_success = result["success"]
+    theirs = {**their_metrics(episode, result, deadlines if family == "schedule" else None), **extra}
+    result.update(numeric(theirs))
+    if family == "schedule":
+        result["schedule_success_on_time"] = tango_success  # tango's stricter rule: in order and on time
     state = episode.state
     result.update(
         num_steps=float(episode.steps),
@@ -68,7 +86,7 @@ def score(
         pedestrian_collisions=float(state.get("pedestrian_collisions") or 0),
         building_collisions=float(state.get("building_collisions") or 0),
     )
-    return result
+    return result, theirs
 
 
 def reference_length_to_radius(route: list[list[float]], goal: tuple[float, float], radius_m: float) -> float:

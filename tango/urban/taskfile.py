@@ -92,6 +92,7 @@ class UrbanTask:
     explore_duration_minutes: float | None = None
     path: str = ""
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
+    generated_variant: bool = False  # made by urban.variants=all from the source task in `path`
 
     @property
     def answer_letter(self) -> str | None:
@@ -221,6 +222,20 @@ def _is_clock(text: str) -> bool:
     return len(parts) == 2 and all(p.isdigit() for p in parts) and int(parts[0]) < 24 and int(parts[1]) < 60
 
 
+def _task_type(reader: _Reader) -> int:
+    """The numeric type as their loader reads it (`int(task["type"])`): an integer, or a string or float
+    holding one."""
+    value = reader.require("type")
+    if not isinstance(value, bool):
+        if isinstance(value, int):
+            return value
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            return int(value.strip())
+    raise reader.fail("type", f"expected an integer task type, got {value!r}")
+
+
 def _optional_number(reader: _Reader, name: str) -> float | None:
     value = reader.payload.get(name)
     return None if value is None else reader.number(value, name)
@@ -236,13 +251,8 @@ def parse_task(payload: Any, where: str) -> UrbanTask:
     task_id = str(reader.require("id")).strip()
     if not task_id:
         raise reader.fail("id", "empty task id")
-    raw_type = reader.require("type")
-    if isinstance(raw_type, bool) or not isinstance(raw_type, int):
-        raise reader.fail("type", f"expected an integer task type, got {raw_type!r}")
-    try:
-        kind = kind_of(task_id, raw_type)
-    except UnknownKind as error:
-        raise TaskFileError(f"{where}: {error}") from None
+    raw_type = _task_type(reader)
+    kind = kind_of(task_id, raw_type)  # UnknownKind: a type their registry has no evaluator for
     description = payload.get("description")
     if description is not None and not isinstance(description, str):
         raise reader.fail("description", "expected a string")
@@ -296,9 +306,25 @@ def load_task_file(path: str | Path) -> UrbanTask:
     return parse_task(payload, str(path))
 
 
-def load_task_dir(folder: str | Path) -> list[UrbanTask]:
-    """Every `*.json` task of a folder, sorted by file name; the first malformed file raises TaskFileError."""
+@dataclass(frozen=True)
+class SkippedTask:
+    """A task file their registry routes to no evaluator: skipped, as their harness does, and listed."""
+
+    id: str
+    path: str
+    reason: str
+
+
+def load_task_dir(folder: str | Path) -> tuple[list[UrbanTask], list[SkippedTask]]:
+    """Every `*.json` task of a folder, sorted by file name, and the files skipped because their type has no
+    evaluator; the first malformed file raises TaskFileError."""
     folder = Path(folder)
     if not folder.is_dir():
         raise TaskFileError(f"{folder}: no such task folder")
-    return [load_task_file(path) for path in sorted(folder.glob("*.json"))]
+    tasks, skipped = [], []
+    for path in sorted(folder.glob("*.json")):
+        try:
+            tasks.append(load_task_file(path))
+        except UnknownKind as error:
+            skipped.append(SkippedTask(path.stem, str(path), str(error)))
+    return tasks, skipped

@@ -68,10 +68,10 @@ def _qa_verdict(
 ) -> str:
     options = task.qa_options
     correct = options[task.qa_answer_index or 0]
-    if task.kind.prefix == "SQ":
+    if task.kind.base == "SQ":
         _walk(episode, frame, legs)
-    seen = _look_around(episode, 35.0 if task.kind.prefix == "SQ" else 0.0)
-    if task.kind.prefix == "OQ":
+    seen = _look_around(episode, 35.0 if task.kind.base == "SQ" else 0.0)
+    if task.kind.base == "OQ":
         name = task.description.split("Where is ", 1)[-1].split(" relative", 1)[0]
         if name not in seen:
             return f"{name!r} is not legible from the start"
@@ -81,7 +81,7 @@ def _qa_verdict(
         )
     if correct not in seen:
         return f"the answer {correct!r} is not legible"
-    if task.kind.prefix == "LQ":
+    if task.kind.base == "LQ":
         shown = [o for o in options if o != correct and o in seen]
         if shown:
             return f"distractors are legible too: {shown}"
@@ -106,7 +106,7 @@ def validate_task(
         pass
     finally:
         episode.finish()
-    metrics = score(episode)
+    metrics, _ = score(episode)
     ok = bool(metrics["success"]) or task.kind.family == "qa"
     reason = "" if ok else f"reference replay failed: {episode.end_reason}, {metrics}"
     return Verdict(
@@ -127,7 +127,7 @@ def validate_city(
     """Replay every task of a city folder on a fresh stand-in server; one Verdict per task."""
     city = read_city(city_dir)
     frame = LocalFrame(*city["origin"])
-    tasks = load_task_dir(Path(city_dir) / TASK_DIR)
+    tasks, _ = load_task_dir(Path(city_dir) / TASK_DIR)
     references = read_references(city_dir)
     limits = dict(DEFAULT_MAX_STEPS, **(max_steps or {}))
     server = ServerProcess(city_dir, log_path=log_path)
@@ -138,7 +138,11 @@ def validate_city(
             if kinds and task.kind.prefix not in kinds:
                 continue
             verdict = validate_task(
-                client, task, references.get(task.id, {}), frame, limits[task.kind.prefix]
+                client,
+                task,
+                references.get(task.id, {}),
+                frame,
+                limits.get(task.kind.prefix) or limits[task.kind.base],
             )
             log.info(
                 "%s %s (%d/%d steps) %s",

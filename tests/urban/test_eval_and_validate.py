@@ -31,14 +31,19 @@ def test_the_eval_cli_runs_the_program_agent_and_resumes(city: Path, tmp_path: P
         "LQ-000001",
         "SN-000001",
     ]  # (workers finish in any order)
-    assert summary["oracle_components"] == ["signs"] and summary["success_distance"] == 15.0
+    assert summary["oracle_components"] == [] and summary["success_distance"] == 15.0  # signs by OCR
     assert summary["sensor_presets"] == ["urban-screenshot"]
     assert summary["sensors"] == {"preset": "urban-screenshot", "width": 640, "height": 480}
     assert set(summary["subtasks"]["by_goal_type"]) == {"LandmarkQA", "ShortNav"}
     for record in records:
         assert record["program_source"] == "template" and record["extra"]["route"]
         assert (out / record["thumbnail_path"]).is_file() and (out / record["trace_path"]).is_file()
-        assert record["perception"]["oracle_components"] == ["signs"]
+        assert record["perception"]["oracle_components"] == [] and record["perception"]["signs"] == "ocr"
+        assert record["extra"]["urban_evaluator"] == f"{record['extra']['kind']}Evaluator"
+        assert record["extra"]["urbanground"]["success"] == bool(record["metrics"]["success"])
+        assert "spl" not in record["extra"]["urbanground"] and (
+            "spl" in record["extra"]["tango_extras"] or record["extra"]["kind"] != "ShortNav"
+        )
     assert "thumbnails/SN-000001.png" in (out / "report.html").read_text()
     subprocess.run(command, check=True, capture_output=True, text=True, timeout=900)
     assert len((out / "episodes.jsonl").read_text().splitlines()) == 2  # resumed: nothing ran twice

@@ -3,7 +3,8 @@ plan on the map as read and walk there through the app's actions, answer.
 
 Every app action is charged to the program's step budget. Position and heading come from the app's state
 (a GPS and compass reading); the map is known only from map views this agent opened; signs are read by the
-configured reader (`oracle`: the stand-in's ground truth, a named oracle; `none`: no sign reading).
+configured reader (`ocr`: Tesseract on the screenshot, tango.urban.agents.ocr; `oracle`: the stand-in's ground
+truth, a named oracle; `none`: no sign reading).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import logging
 import math
 import re
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from typing import Any
 
 from tango.programs.budget import Budget
@@ -22,10 +24,16 @@ from tango.urban.city.mapstyle import DEFAULT_SPAN_M
 from tango.urban.city.mapview import MapCamera
 from tango.urban.episode import UrbanEpisode
 from tango.urban.geo import LocalFrame
-from tango.urban.routes import Point, follow, route_length
+from tango.urban.routes import Point, follow, heading_to, route_length
 
 log = logging.getLogger(__name__)
 QUARTERS = ("front", "right", "behind", "left")
+OCR_VIEW = (
+    1280,
+    960,
+)  # screenshots read by OCR: twice the default size, so shop boards are tall enough to read
+OCR_PITCH_DEG = 12.0  # how far up OCR views look
+CAMERA_HFOV_DEG = 75.0  # the first-person camera's horizontal field of view (bearings of text read by OCR)
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -74,10 +82,13 @@ class UrbanBackend:
     # --- signs ----------------------------------------------------------------------------------------------
 
     def read_signs(self) -> list[str]:
-        """Names legible in the current view, remembered with their bearing."""
+        """Texts read in the current view, remembered with their bearing: by OCR of the screenshot (`ocr`),
+        the stand-in's ground truth (`oracle`), or none."""
         self.close_map()
         if self.signs == "none":
             return []
+        if self.signs == "ocr":
+            return self._read_signs_ocr()
         found = []
         for sign in self.episode.visible_signs():
             text = str(sign["text"])
@@ -86,23 +97,50 @@ class UrbanBackend:
             found.append(text)
         return found
 
+    def _read_signs_ocr(self) -> list[str]:
+        from tango.urban.agents.ocr import read_text
+
+        width, height = OCR_VIEW
+        rgb = self.episode.observe("png", width, height)
+        found = []
+        for line in read_text(rgb):
+            bearing = (self.episode.yaw + line.bearing_deg(rgb.shape[1], CAMERA_HFOV_DEG)) % 360.0
+            self.sightings.setdefault(line.text, Sighting(line.text, bearing, math.nan))
+            found.append(line.text)
+        return found
+
     def look_around(self) -> list[str]:
-        """Six 60-degree turns (back to the first heading), reading signs at each view."""
+        """A full circle of views (back to the first heading), reading signs at each: six 60-degree turns, or
+        for OCR eight 45-degree turns looking 12 degrees up (boards hang above eye level; a wider overlap
+        between views catches a board squarely in some view, where OCR reads it)."""
+        turns, pitch = (8, OCR_PITCH_DEG) if self.signs == "ocr" else (6, 0.0)
+        if pitch:
+            self.act({"action": "look", "yaw": 0.0, "pitch": pitch})
         seen = self.read_signs()
-        for _ in range(6):
-            self.act({"action": "look", "yaw": 60.0, "pitch": 0.0})
-            if _ < 5:
+        for turn in range(turns):
+            self.act({"action": "look", "yaw": 360.0 / turns, "pitch": 0.0})
+            if turn < turns - 1:
                 seen += [name for name in self.read_signs() if name not in seen]
+        if pitch:
+            self.act({"action": "look", "yaw": 0.0, "pitch": -pitch})
         return seen
 
     def relative_direction(self, name: str) -> str:
-        """front / right / behind / left of a sighted place, relative to the heading at the start."""
-        sighting = self.sightings.get(name) or next(
-            (s for text, s in self.sightings.items() if name.lower() in text.lower()), None
-        )
+        """front / right / behind / left of a place relative to the heading at the start: from where its sign was
+        read, else from where the map prints its name."""
+        sighting = self.sightings.get(name)
         if sighting is None:
-            return ""
-        relative = (sighting.bearing - self.start_yaw) % 360.0
+            scored = [(match_score(name, text), s) for text, s in self.sightings.items()]
+            score, best = max(scored, key=lambda item: item[0], default=(0.0, None))
+            sighting = best if score > 0.6 else None
+        if sighting is not None:
+            bearing = sighting.bearing
+        else:  # not read in view: where the map prints its name
+            place = self.locate(name)
+            if not place:
+                return ""
+            bearing = heading_to(self.here, self.frame.to_local(*place))
+        relative = (bearing - self.start_yaw) % 360.0
         return QUARTERS[int(((relative + 45.0) % 360.0) // 90.0)]
 
     # --- the map --------------------------------------------------------------------------------------------
@@ -247,15 +285,34 @@ class UrbanBackend:
         return route_length(route) if route else math.inf
 
 
-def choose(options: list[str], evidence: list[str]) -> str:
-    """The letter of the option that best matches the evidence (shared words, case-insensitive), or ""."""
-    words = [set(_WORD.findall(str(item).lower())) for item in evidence]
-    best, best_score = "", 0.0
+def _word_match(word: str, seen: list[str]) -> float:
+    return max((SequenceMatcher(None, word, other).ratio() for other in seen), default=0.0)
+
+
+def match_score(name: str, text: str) -> float:
+    """How well a text read in view matches a name: the mean over the name's words of the best similarity
+    (difflib ratio) to a word of the text, words under 0.75 counting zero, so a partly misread name
+    ("Blue Bay Cini") still matches and one shared word ("Market" for "Coral Market") scores only half."""
+    name_words, words = _WORD.findall(name.lower()), _WORD.findall(text.lower())
+    if not name_words:
+        return 0.0
+    scores = [_word_match(word, words) for word in name_words]
+    return sum(score for score in scores if score >= 0.75) / len(name_words)
+
+
+def choose(options: list[str], evidence: list[str], min_score: float = 0.6) -> str:
+    """The letter of the option that best matches one evidence text (match_score above `min_score`); failing
+    that, the only option holding every word of some evidence text ("front" in "In front of you"); else ""."""
+    best, best_score = "", min_score
     for letter, option in zip("ABCD", options):
-        option_words = set(_WORD.findall(str(option).lower()))
-        if not option_words:
-            continue
-        score = max((len(option_words & w) / len(option_words) for w in words), default=0.0)
+        score = max((match_score(str(option), str(text)) for text in evidence), default=0.0)
         if score > best_score:
             best, best_score = letter, score
-    return best
+    if best:
+        return best
+    for text in evidence:
+        words = set(_WORD.findall(str(text).lower()))
+        holding = [letter for letter, o in zip("ABCD", options) if words and words <= set(_WORD.findall(o.lower()))]
+        if len(holding) == 1:
+            return holding[0]
+    return ""

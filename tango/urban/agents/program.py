@@ -31,7 +31,7 @@ class AgentOutcome:
 class ProgramAgent:
     """Writes (or reuses) a program per instruction and runs it; `signs` picks the sign reader."""
 
-    def __init__(self, generator: dict[str, Any] | None = None, signs: str = "oracle") -> None:
+    def __init__(self, generator: dict[str, Any] | None = None, signs: str = "ocr") -> None:
         self.generator_config = dict(generator or {"name": "template"})
         self.signs = signs
         self._generator: Any = None

@@ -61,7 +61,7 @@ def _names(text: str) -> list[str]:
 def template_program(kind: Kind, instruction: str) -> str:
     """The program text for a kind's instruction; TemplateError when the text lacks what it needs."""
     if kind.family == "qa":
-        if kind.prefix == "OQ":
+        if kind.base == "OQ":
             place = re.search(r"Where is (.+?) relative", instruction)
             if not place:
                 raise TemplateError("the orientation question names no place")
@@ -69,14 +69,14 @@ def template_program(kind: Kind, instruction: str) -> str:
                 f"look_around()\nside = relative_direction({place.group(1)!r})\n"
                 "answer(choose(options, [side]))\n"
             )
-        if kind.prefix == "SQ":
+        if kind.base == "SQ":
             return (
                 'best = ""\nshortest = 1000000\nfor i in range(4):\n    p = locate(options[i])\n'
                 "    if len(p) == 2:\n        d = walking_distance(p[0], p[1])\n        if d < shortest:\n"
                 "            shortest = d\n            best = letters[i]\nanswer(best)\n"
             )
         return "seen = look_around()\nanswer(choose(options, seen))\n"
-    if kind.family == "place_search" or kind.prefix == "II":
+    if kind.family == "place_search" or kind.base == "II":
         need = _request(instruction, "Request" if kind.family == "place_search" else "Everyday goal")
         return f"place = find_nearest({_category(need)!r})\nif len(place) == 2:\n    walk_to(place[0], place[1])\n"
     if kind.family == "multipoint":

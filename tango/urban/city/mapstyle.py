@@ -33,6 +33,7 @@ CLOSURE_COLOUR = (230, 20, 20)
 MARKER_COLOUR = (220, 0, 200)
 AGENT_COLOUR = (20, 90, 240)
 SELECTION_COLOUR = (255, 200, 0)
+ROUTE_COLOUR = (0, 170, 255)  # the route `navigate` draws to the selected point
 LEGEND_BOX = (0, 0, 150, 26)  # x, y from the bottom-left corner, width, height: the scale bar lives there
 LABEL_SIZE = 10
 ICON_SIZE = 9

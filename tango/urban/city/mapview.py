@@ -1,6 +1,6 @@
 """The map view the server returns in map mode: a north-up plan of the district around a focus point, with
 surface colours, shop names with category icons, street and landmark names, task markers, closures drawn as red
-lines, the avatar, and a scale bar. No route is ever drawn.
+lines, the route `navigate` draws, the avatar, and a scale bar.
 """
 
 from __future__ import annotations
@@ -166,15 +166,18 @@ def render_map(
     closures: Sequence[Sequence[tuple[float, float]]] = (),
     selection: tuple[float, float] | None = None,
     names: list[tuple[str, tuple[float, float], tuple[int, int, int]]] | None = None,
+    route: Sequence[tuple[float, float]] = (),
 ) -> np.ndarray:
     """The map image (HxWx3 uint8); `agent` is (east, north, yaw degrees clockwise from north); pass
-    `names` (place_names of the district) to skip recomputing them."""
+    `names` (place_names of the district) to skip recomputing them; `route` is the drawn pedestrian route."""
     image = Image.fromarray(_surfaces(raster, camera))
     draw_labels(image, district, camera, place_names(district) if names is None else names)
     draw = ImageDraw.Draw(image)
     for line in closures:
         points = [camera.to_pixel(*vertex) for vertex in line]
         draw.line(points, fill=style.CLOSURE_COLOUR, width=4)
+    if len(route) > 1:
+        draw.line([camera.to_pixel(*point) for point in route], fill=style.ROUTE_COLOUR, width=3)
     for east, north in markers:
         px, py = camera.to_pixel(east, north)
         draw.ellipse((px - 5, py - 5, px + 5, py + 5), fill=style.MARKER_COLOUR)

@@ -1,7 +1,9 @@
 """POST /action: one flat JSON action, checked and applied to the World as the app's documented schema says.
 
 First-person actions need first-person mode and map actions map mode (the app's view modes); `terminate` is
-the runner's signal, never an app action. Returns the human-readable `action` label of the reply.
+the runner's signal, never an app action. Returns the human-readable `action` label of the reply. Every action
+takes simulation time (walking its seconds, a look 0.3 s, a jump 0.8 s, a map action 0.5 s, a route 1 s), so the
+app's duration-weighted counters (rain exposure, time on the sidewalk) and the clock move as they would.
 """
 
 from __future__ import annotations
@@ -10,14 +12,26 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from tango.urban.city.mapstyle import MAX_SPAN_M, MIN_SPAN_M
 from tango.urban.server.world import WEATHERS, ActionError, World
 
 FIRST_PERSON = frozenset({"move", "sprint", "look", "jump"})
 MAP_ONLY = frozenset(
-    {"map_select", "map_pan", "map_zoom", "map_orbit", "identify_location", "map_teleport", "close_map"}
+    {
+        "map_select",
+        "map_pan",
+        "map_zoom",
+        "map_orbit",
+        "identify_location",
+        "navigate",
+        "clear_route",
+        "map_teleport",
+        "close_map",
+    }
 )
-NOT_OFFERED = frozenset({"navigate", "clear_route"})
+JUMP_S = 0.8
 DIRECTIONS = ("forward", "backward", "left", "right")
 
 
@@ -30,6 +44,30 @@ def _number(action: dict[str, Any], name: str, default: float | None = None) -> 
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(float(value)):
         raise ActionError(f"{action['action']}: {name!r} must be a finite number, got {value!r}")
     return float(value)
+
+
+def _jump_at(action: dict[str, Any], seconds: float) -> float | None:
+    """When a move jumps (`jump_at` seconds in, or at its start with `jump: true`); None when it does not."""
+    if "jump_at" in action:
+        return min(seconds, max(0.0, _number(action, "jump_at")))
+    return 0.0 if action.get("jump") is True else None
+
+
+def _navigate(world: World) -> str:
+    """Draw the walking route from the avatar to the selected point on the map (the app's `navigate`)."""
+    if world.selection is None:
+        raise ActionError("navigate needs a map_select first")
+    grid = world.raster.navgrid()
+    path = grid.shortest_path(
+        np.array([world.east, 0.0, -world.north]), np.array([world.selection[0], 0.0, -world.selection[1]])
+    )
+    world.advance(1.0)
+    if not path:
+        world.route = []
+        return "navigate: no walking route to the selected point"
+    world.route = [(float(p[0]), float(-p[2])) for p in path]
+    length = sum(math.dist(a, b) for a, b in zip(world.route, world.route[1:]))
+    return f"navigate: route drawn, {length:.0f} m"
 
 
 def describe_point(world: World, east: float, north: float) -> str:
@@ -58,8 +96,6 @@ def perform(
     name = action["action"]
     if name == "terminate":
         raise ActionError("terminate is the runner's signal to stop; it is not sent to the app")
-    if name in NOT_OFFERED:
-        raise ActionError(f"{name} (route planning) is not offered by the stand-in city: no route is drawn")
     if name in FIRST_PERSON and world.mode != "first_person":
         raise ActionError(f"{name} is unavailable in map mode; close_map first")
     if name in MAP_ONLY and world.mode != "map":
@@ -69,6 +105,7 @@ def perform(
         if direction not in DIRECTIONS:
             raise ActionError(f"{name}: dir must be one of {list(DIRECTIONS)}, got {direction!r}")
         seconds = min(10.0, max(0.0, _number(action, "seconds", 0.5)))
+        jump_at = _jump_at(action, seconds)
         covered = world.move(
             direction,
             seconds,
@@ -77,7 +114,8 @@ def perform(
             _number(action, "pitch_rate", 0.0),
             on_substep,
         )
-        return f"{name}: {direction} for {seconds:g}s ({covered:.1f} m)"
+        jumped = "" if jump_at is None else f", jump at {jump_at:g}s"
+        return f"{name}: {direction} for {seconds:g}s ({covered:.1f} m{jumped})"
     if name == "look":
         world.look(
             max(-180.0, min(180.0, _number(action, "yaw", 0.0))),
@@ -85,7 +123,7 @@ def perform(
         )
         return f"look: yaw {action.get('yaw', 0)}, pitch {action.get('pitch', 0)}"
     if name == "jump":
-        world.advance(0.8)
+        world.advance(JUMP_S)
         return "jump"
     if name == "open_map":
         world.open_map()
@@ -107,7 +145,15 @@ def perform(
         world.advance(0.5)
         return f"map_zoom: factor {factor:g} (span {world.map_camera.span_m:.0f} m)"
     if name == "map_orbit":
-        return "map_orbit: the stand-in map is a north-up plan; orbiting does not change it"
+        yaw = max(-180.0, min(180.0, _number(action, "yaw", 0.0)))
+        pitch = max(-90.0, min(90.0, _number(action, "pitch", 0.0)))
+        world.advance(0.5)
+        return f"map_orbit: yaw {yaw:g}, pitch {pitch:g} (the stand-in's map stays a north-up plan)"
+    if name == "navigate":
+        return _navigate(world)
+    if name == "clear_route":
+        world.route = []
+        return "clear_route"
     if name == "map_select":
         x = max(0.0, min(1.0, _number(action, "x", 0.5)))
         y = max(0.0, min(1.0, _number(action, "y", 0.5)))
@@ -130,19 +176,19 @@ def perform(
 def _environment_action(world: World, name: str, action: dict[str, Any], pedestrian_seed: int) -> str:
     if name == "teleport":
         lat, lon = _number(action, "lat"), _number(action, "lon")
+        height = _number(action, "height", _number(action, "alt", 0.0))
         world.teleport(*world.district.frame.to_local(lat, lon))
         world.mode = "first_person"
-        return f"teleport: {lat:.6f},{lon:.6f}"
+        return f"teleport: {lat:.6f},{lon:.6f}, height {height:g} m (landed at {world.altitude:.1f} m)"
     if name == "where_am_i":
         return f"where_am_i: {world.raster.surface_at(world.east, world.north) or 'unknown surface'}"
     if name in ("show_network", "hide_network", "toggle_network"):
         return f"{name}: the stand-in map always shows the pedestrian surfaces"
     if name == "set_weather":
-        weather = action.get("weather")
-        if weather not in WEATHERS:
-            raise ActionError(f"set_weather: weather must be one of {list(WEATHERS)}, got {weather!r}")
-        world.weather = str(weather)
-        return f"set_weather: {weather}"
+        asked = action.get("weather")
+        weather = asked if isinstance(asked, str) and asked in WEATHERS else "sunny"
+        world.weather = weather
+        return f"set_weather: {weather}" + ("" if weather == asked else f" ({asked!r} is no weather; sunny)")
     if name == "set_time":
         hour, minute = _number(action, "hour"), _number(action, "minute", 0.0)
         if not (0 <= hour < 24 and 0 <= minute < 60):

@@ -90,6 +90,7 @@ class FirstPersonCamera:
         assert frame.rgb is not None and frame.depth is not None
         rgb, depth = frame.rgb, frame.depth
         projector = _Projector(pose, width, height)
+        rgb = _surface_texture(rgb, depth, pose, projector.focal)
         for _, line in world.active_closures():
             _draw_barrier(rgb, depth, projector, world, line)
         if world.crowd is not None:
@@ -164,6 +165,32 @@ class FirstPersonCamera:
             self._streaks[key] = layers
         streaks = self._streaks[key][tick % 4].astype(np.float32)[..., None] / 255.0 * 0.45 * intensity
         return np.clip(image * (1 - streaks) + 210 * streaks, 0, 255).astype(np.uint8)
+
+
+JOINT_SPACING_M = 0.8
+JOINT_WIDTH_M = 0.05
+JOINT_SHADE = 0.62
+TEXTURE_TOP_M = 2.4  # walls are jointed below this height only: shop boards above stay clean for reading
+
+
+def _surface_texture(rgb: np.ndarray, depth: np.ndarray, pose: np.ndarray, focal: float) -> np.ndarray:
+    """Paving and masonry joints in world space: a 0.8 m lattice darkened on the ground and on walls below 2.4 m,
+    fading with distance. The flat-shaded scene otherwise shows too few edges for a scene-readiness check like
+    UrbanGround's (Canny edge density of the start view) to tell a loaded view from an empty one."""
+    height, width = depth.shape
+    v, u = np.mgrid[0:height, 0:width].astype(np.float32)
+    z = depth.astype(np.float32)
+    camera = np.stack([(u - width / 2) / focal * z, -(v - height / 2) / focal * z, -z], axis=-1)
+    points = camera @ pose[:3, :3].T.astype(np.float32) + pose[:3, 3].astype(np.float32)
+    du, dv = np.gradient(points, axis=1), np.gradient(points, axis=0)
+    normal_axis = np.abs(np.cross(du, dv)).argmax(axis=-1)
+    phase = np.abs((points / JOINT_SPACING_M + 0.5) % 1.0 - 0.5) * JOINT_SPACING_M
+    phase[np.arange(3)[None, None, :] == normal_axis[..., None]] = np.inf  # the axis across the surface
+    joint = phase.min(axis=-1) < JOINT_WIDTH_M
+    ground = normal_axis == 1
+    joint &= (z > 0) & (ground | (points[..., 1] - pose[1, 3] + 1.6 < TEXTURE_TOP_M))
+    shade = 1.0 - (1.0 - JOINT_SHADE) * np.exp(-z / 40.0)
+    return np.where(joint[..., None], rgb * shade[..., None], rgb).astype(np.uint8)
 
 
 class _Projector:

@@ -120,6 +120,16 @@ class _Handler(BaseHTTPRequestHandler):
         except json.JSONDecodeError as error:
             raise ActionError(f"request body is not JSON: {error.msg}") from None
 
+    def do_OPTIONS(self) -> None:
+        """CORS preflight: any origin may call the API (the app enables CORS too)."""
+        self.send_response(HTTPStatus.NO_CONTENT)
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.send_header("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+        self.send_header("Access-Control-Allow-Headers", "Authorization, Content-Type")
+        self.send_header("Access-Control-Max-Age", "600")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
     def do_GET(self) -> None:
         self._dispatch("GET")
 
@@ -177,6 +187,7 @@ class _Handler(BaseHTTPRequestHandler):
                 _int(query, "height", 480, 16, 4096),
                 fmt,
                 _int(query, "quality", 85, 1, 100),
+                include_ui=query.get("include_ui", ["0"])[0] in ("1", "true"),
             )
             self._send(HTTPStatus.OK, image, "image/png" if fmt == "png" else "image/jpeg")
         elif method == "GET" and path == "/oracle/visible_signs":

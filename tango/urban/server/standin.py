@@ -15,9 +15,10 @@ from typing import Any
 
 import cv2
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from tango.urban.city.layout import LAYOUT_VERSION, generate_district
+from tango.urban.city.mapstyle import font
 from tango.urban.city.mapview import place_names, render_map
 from tango.urban.city.raster import rasterize
 from tango.urban.city.scene import build_scene
@@ -68,12 +69,13 @@ class StandIn:
         self.seed = seed
         self.district = generate_district(seed, origin)
         self.raster = rasterize(self.district)
-        tasks = {task.id: task for task in load_task_dir(task_dir)} if task_dir else {}
-        self.world = World(self.district, self.raster, tasks)
+        tasks = {task.id: task for task in load_task_dir(task_dir)[0]} if task_dir else {}
+        self.world = World(self.district, self.raster, tasks, pedestrian_seed=seed)
         scene, signs = build_scene(self.district)
         self.camera = FirstPersonCamera(scene, signs)
         self.names = place_names(self.district)
         self.pedestrian_seed = seed
+        self.last_label = ""
         log.info("stand-in city: seed %d, %d shops, %d tasks", seed, len(self.district.shops), len(tasks))
 
     @classmethod
@@ -99,11 +101,34 @@ class StandIn:
                 closures,
                 world.selection,
                 self.names,
+                world.route,
             )
         return self.camera.render(world, width, height)
 
-    def screenshot(self, width: int = 640, height: int = 480, fmt: str = "jpg", quality: int = 85) -> bytes:
-        return encode_image(self.frame(width, height), fmt, quality)
+    def screenshot(
+        self,
+        width: int = 640,
+        height: int = 480,
+        fmt: str = "jpg",
+        quality: int = 85,
+        include_ui: bool = False,
+    ) -> bytes:
+        """The frame as JPEG or PNG; `include_ui` adds the app's screen-space panel (mode, clock, weather and
+        the last action's result) over the top of the frame, as `include_ui=1` captures the displayed window."""
+        rgb = self.frame(width, height)
+        if include_ui:
+            rgb = self._with_ui(rgb)
+        return encode_image(rgb, fmt, quality)
+
+    def _with_ui(self, rgb: np.ndarray) -> np.ndarray:
+        world = self.world
+        image = Image.fromarray(rgb)
+        draw = ImageDraw.Draw(image)
+        lines = [f"{world.mode}  {world.clock_text}  {world.weather.replace('_', ' ')}", self.last_label]
+        draw.rectangle((0, 0, image.width, 30), fill=(20, 20, 24))
+        for row, text in enumerate(lines):
+            draw.text((6, 2 + 14 * row), text[:100], fill=(240, 240, 240), font=font(11))
+        return np.asarray(image)
 
     def act(
         self, action: Any, image: bool = False, interval: float = 0.0, max_frames: int = 60
@@ -118,6 +143,7 @@ class StandIn:
                 next_sample[0] += interval
 
         label = perform(self.world, action, sample if interval > 0 else None, self.pedestrian_seed)
+        self.last_label = label
         reply: dict[str, Any] = {"ok": True, "action": label, "state": self.world.state()}
         if image:
             reply["image"] = data_url(self.screenshot())

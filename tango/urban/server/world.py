@@ -86,7 +86,9 @@ class World:
     counters: Counters = field(default_factory=Counters)
     map_camera: MapCamera = field(default_factory=lambda: MapCamera(0.0, 0.0))
     selection: tuple[float, float] | None = None
+    route: list[tuple[float, float]] = field(default_factory=list)
     shelter: np.ndarray | None = None
+    pedestrian_seed: int = 0
 
     def __post_init__(self) -> None:
         start = self.district.shops[0].entrance
@@ -205,9 +207,20 @@ class World:
     # --- task -----------------------------------------------------------------------------------------------
 
     def enter_task(self, task_id: str) -> UrbanTask:
+        """Load a task as the app does: teleport to its start, pin its markers, load its closures, and set the
+        weather, the clock (its own time, else 10:00; the clock restarts with every task) and pedestrians."""
         if task_id not in self.tasks:
             raise ActionError(f"no task {task_id!r} in this build's task folder")
         task = self.tasks[task_id]
+        from tango.urban.instructions import schedule_now_s
+
+        kind = task.kind
+        now = schedule_now_s(task) if kind.family == "schedule" else None
+        hour, minute = kind.clock or (10, 0)
+        self.clock_s = now if now is not None else hour * 3600.0 + minute * 60.0
+        self.weather = kind.weather or "sunny"
+        self.set_pedestrians(kind.pedestrians, self.pedestrian_seed)
+        self.route = []
         frame = self.district.frame
         closures = [(zone.label, [frame.to_local(*v) for v in zone.vertices]) for zone in task.zones]
         delay = CLOSURE_DISCLOSURE_S if task.kind.closures == "delayed" else 0.0
@@ -218,8 +231,12 @@ class World:
         return task
 
     def exit_task(self) -> None:
+        """Clear the task and what it set (weather, pedestrians, the drawn route)."""
         self.task = None
         self.mode = "first_person"
+        self.weather = "sunny"
+        self.crowd = None
+        self.route = []
 
     def active_closures(self) -> list[tuple[str, list[tuple[float, float]]]]:
         if self.task is None or self.task.elapsed_s < self.task.closures_after_s:
