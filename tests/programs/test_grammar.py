@@ -1,0 +1,49 @@
+"""The program grammar (tango.programs.grammar) against the parser: what it generates parses."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tango.primitives import get_toolbox
+from tango.programs.builtins import BUILTINS
+from tango.programs.errors import ProgramError
+from tango.programs.grammar import GrammarConfig, program_grammar
+from tango.programs.parser import parse
+from tests.programs.gbnf_sampler import Sampler
+
+VARIABLES = ["x", "objs"]
+PRELUDE = "x = 1\nobjs = []\n"
+
+
+@pytest.mark.parametrize("toolbox", ["habitat", "graphnav"])
+def test_the_grammar_calls_exactly_the_offered_primitives_and_builtins(toolbox: str) -> None:
+    box = get_toolbox(toolbox)
+    called = set(re.findall(r'"([a-z_]+)\("', program_grammar(toolbox)))
+    offered = {name for name, spec in box.primitives.items() if not spec.compat}
+    assert called == offered | set(BUILTINS)
+
+
+@pytest.mark.parametrize("toolbox", ["habitat", "graphnav"])
+def test_every_program_sampled_from_the_grammar_parses(toolbox: str) -> None:
+    """400 random derivations (names drawn from assigned variables, which no context-free grammar can know);
+    every one is a program of the language with calls of the right arity."""
+    text = program_grammar(toolbox, GrammarConfig(max_depth=3, max_lines=8))
+    sampler = Sampler(text, {"name": VARIABLES}, seed=7, max_depth=10)
+    failures = []
+    for _ in range(400):
+        program = sampler.sample()
+        try:
+            parse(PRELUDE + program, toolbox=toolbox)
+        except ProgramError as error:
+            failures.append((program, str(error)))
+    assert failures == []
+
+
+def test_a_call_with_too_many_arguments_is_outside_the_grammar() -> None:
+    """detect takes one argument: its rule has no second; answer takes one or two."""
+    text = program_grammar("habitat")
+    assert 'p-detect ::= "detect(" expr ")"' in text
+    assert 'p-answer ::= "answer(" expr (", " expr)? ")"' in text
+    assert 'p-look-up ::= "look_up(" "" ")"' in text
