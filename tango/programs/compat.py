@@ -3,7 +3,8 @@
 GPT-4o-mini's programs for TANGO call primitives with more arguments than the signatures take and use f-strings.
 Read from TANGO's interpreter (filippoziliotto/TANGO, code_interpreter/interpreter_orig.py): its explore_scene
 scores the value map for the episode's target before it explores (GOAT, instance-image nav), so
-`explore_scene(x)` becomes `map_scene(x)` before the statement, then `explore_scene()`; a turn with an angle is
+`explore_scene('x')` becomes `map_scene('x')` before the statement, then `explore_scene()` (a target that is not
+a text, e.g. a variable holding detect()'s objects, is dropped with a warning); a turn with an angle is
 the compat primitive's `degrees` (tango/primitives/tango_compat.py). Any other surplus argument is dropped
 with a warning naming the call, its line and what was dropped (the program runs as TANGO meant it: the
 first arguments); an f-string over the program's values becomes `'text' + str(value) + ...`, and one with a
@@ -44,7 +45,8 @@ def _statements(body: list[ast.stmt], box: Toolbox, offset: int, warnings: list[
                 continue
             line = getattr(node, "lineno", 0) + offset
             surplus = node.args[spec.max_args :]
-            if spec.explores and spec.max_args == 0 and box.get(EXPLORE_TARGET) is not None:
+            named = isinstance(surplus[0], ast.Constant) and isinstance(surplus[0].value, str)
+            if spec.explores and spec.max_args == 0 and named and box.get(EXPLORE_TARGET) is not None:
                 targets.append(surplus[0])
                 warnings.append(
                     f"line {line}: {spec.name}({ast.unparse(surplus[0])}) explores toward a target as in TANGO: "

@@ -51,6 +51,12 @@ def test_a_target_in_a_loop_condition_moves_before_the_loop():
     assert lines[1] == "map_scene('bed')" and lines[2] == "while not is_found(x) and explore_scene():"
 
 
+def test_a_target_that_is_not_a_text_is_dropped_with_a_warning():
+    program = parse("room = detect('bedroom')\nexplore_scene(room)\nbed = detect('bed')\n")
+    assert "map_scene" not in program.source and "while explore_scene():" in program.source
+    assert program.warnings == ("line 2: explore_scene() takes 0 argument(s); ignored room",)
+
+
 def test_a_turn_angle_is_kept_with_its_meaning():
     program = parse(TURN)
     assert "look_right(90)" in program.source and program.warnings == ()

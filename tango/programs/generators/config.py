@@ -28,6 +28,8 @@ class GeneratorConfig:
     GBNF grammar ("grammar" for llama.cpp's server, "guided_grammar" for vLLM). Repairs after the first
     attempt sample at `repair_temperature` (0: greedy, the same reply again is then likely). `local` saves the
     prompt prefix's KV state in `prompt_state_dir` (empty: `{cache_dir}/prompt-state`), read by every process.
+    `examples`: 0 gives the model the prompt library's fixed list; N > 0 the N examples whose questions are
+    nearest the instruction by all-MiniLM-L6-v2 similarity (the system text stays the reusable prefix).
     """
 
     name: str = "template"
@@ -54,6 +56,7 @@ class GeneratorConfig:
     grammar: bool = False
     grammar_field: str = ""
     prompt_state_dir: str = ""
+    examples: int = 0
     repair_temperature: float = 0.7
 
     def __post_init__(self) -> None:
@@ -69,6 +72,8 @@ class GeneratorConfig:
             raise GeneratorError(f"generator.max_replans={self.max_replans}; it must be at least 0")
         if self.repair_temperature < 0:
             raise GeneratorError(f"generator.repair_temperature={self.repair_temperature}; it must be >= 0")
+        if self.examples < 0:
+            raise GeneratorError(f"generator.examples={self.examples}; it must be at least 0")
         if self.max_attempts < 1:
             raise GeneratorError(f"generator.max_attempts={self.max_attempts}; it must be at least 1")
 

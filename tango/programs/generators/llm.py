@@ -23,7 +23,7 @@ from tango.programs.generators.replan import REPLAN_REQUEST
 from tango.programs.generators.template import TemplateGenerator
 from tango.programs.grammar import program_grammar
 from tango.programs.parser import Program, parse
-from tango.programs.prompt import Prompt, prompt_for_task
+from tango.programs.prompt import Prompt, nearest_examples, prompt_for_task
 
 logger = logging.getLogger(__name__)
 
@@ -65,6 +65,7 @@ class LLMProgramGenerator(ProgramGenerator):
         max_replans: int = 0,
         grammar: bool = False,
         repair_temperature: float = 0.0,
+        examples: int = 0,
     ) -> None:
         self.name = name
         self.model = model
@@ -78,16 +79,23 @@ class LLMProgramGenerator(ProgramGenerator):
         self.max_replans = max_replans
         self.grammar = grammar and bool(getattr(backend, "accepts_grammar", False))
         self.repair_temperature = repair_temperature
+        self.examples = examples
+        self._ranker = check or ProgramCheck()  # its text-similarity model ranks the examples
         self._prompts: dict[str, Prompt] = {}
         self._grammars: dict[str, str] = {}
 
-    def prompt(self, task: str) -> Prompt:
+    def prompt(self, task: str, instruction: str | None = None) -> Prompt:
+        """The task's prompt; with `examples` > 0 and an instruction, with the examples nearest to it."""
         if task not in self._prompts:
             self._prompts[task] = prompt_for_task(task, self.prompts_dir)
-        return self._prompts[task]
+        prompt = self._prompts[task]
+        if self.examples and instruction is not None:
+            chosen = nearest_examples(prompt.examples, instruction, self.examples, self._ranker.similarity)
+            prompt = prompt.with_examples(chosen)
+        return prompt
 
     def generate(self, task: str, instruction: str) -> GenerationRecord:
-        prompt = self.prompt(task)
+        prompt = self.prompt(task, instruction)
         key = cache_key(self.name, self.model, prompt.digest, instruction)
         cached = self.cache.get(key) if self.cache is not None else None
         if cached is not None:
@@ -189,7 +197,7 @@ class LLMProgramGenerator(ProgramGenerator):
     ) -> GenerationRecord:
         """A revised program after `program` ran and failed (`failure`, `summary` of its trace); the returned
         record has no program when the model gave no valid one."""
-        prompt = self.prompt(task)
+        prompt = self.prompt(task, record.instruction)
         revised = GenerationRecord(task, record.instruction, self.name, self.model, self.program_source, None)
         revised.prompt_hash = prompt.digest
         request = REPLAN_REQUEST.format(failure=failure, summary=summary, instruction=record.instruction)
@@ -233,4 +241,5 @@ def configured_generator(
         max_replans=config.max_replans,
         grammar=config.grammar,
         repair_temperature=config.repair_temperature,
+        examples=config.examples,
     )
