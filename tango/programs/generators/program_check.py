@@ -85,7 +85,7 @@ def structure_problem(program: Program, question: bool) -> str | None:
         called = node.func.id if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) else ""
         if not question and called == "answer":
             return (
-                f"line {getattr(node, "lineno", "?")}: this is a navigation goal, not a question: do not call answer(); "
+                f"line {getattr(node, 'lineno', '?')}: this is a navigation goal, not a question: do not call answer(); "
                 "navigate_to() the object and call stop()"
             )
     return None
