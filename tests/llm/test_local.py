@@ -69,26 +69,40 @@ def test_the_real_model_writes_a_program_reusing_the_prompt_prefix(tmp_path):
 SMALL = Path(os.environ.get("TANGO_TEST_SMALL_GGUF") or model_path("qwen2.5-coder-0.5b"))
 
 
+SHORT_SYSTEM = (
+    "You control a robot. Write a short program in a small subset of Python. Functions: explore_scene() -> bool, "
+    "detect(label: str) -> list, is_found(objects: list) -> bool, navigate_to(target) -> bool, stop(). "
+    "Write only the program."
+)
+SHORT_EXAMPLE = "explore_scene()\nbed = detect('bed')\nif is_found(bed):\n    navigate_to(bed)\n    stop()\n"
+
+
 @pytest.mark.slow
+@pytest.mark.timeout(1800)
 @pytest.mark.skipif(not SMALL.is_file(), reason=f"no fetched model at {SMALL} (python -m tango.llm fetch)")
 def test_the_real_small_model_under_the_grammar_parses_and_a_new_process_loads_the_prompt_state(tmp_path):
     """The 0.5B's greedy reply to 'Find a chair.' under the program grammar parses and calls only primitives;
-    a second model object (as a new worker process would) reads the prompt prefix from the saved state."""
+    a second model object (as a new worker process would) reads the prompt prefix from the saved state. A short
+    prompt (one example) keeps the test to about a minute of CPU; the full prompt is measured in BENCHMARKS."""
     pytest.importorskip("cyllama")
     from tango.programs.generators.openai_chat import STOP_SEQUENCES
     from tango.programs.grammar import program_grammar
     from tango.programs.parser import parse
-    from tango.programs.prompt import prompt_for_task
 
-    settings = LocalModelConfig(threads=1, max_tokens=200, stop=STOP_SEQUENCES, state_dir=str(tmp_path))
-    messages = prompt_for_task("objectnav").messages("Find a chair.")
+    settings = LocalModelConfig(threads=1, max_tokens=120, stop=STOP_SEQUENCES, state_dir=str(tmp_path))
+    messages = [
+        {"role": "system", "content": SHORT_SYSTEM},
+        {"role": "user", "content": "Question: Find a bed.\nProgram:"},
+        {"role": "assistant", "content": SHORT_EXAMPLE},
+        {"role": "user", "content": "Question: Find a chair.\nProgram:"},
+    ]
     grammar = program_grammar("habitat")
     first = LocalChatModel(SMALL, settings)
     reply = first.complete(messages, grammar=grammar)
     assert first.last.loaded_tokens == 0 and list(tmp_path.glob("*.kv"))
     program = parse(reply.text, toolbox="habitat")
-    assert "detect('chair')" in program.source
+    assert "detect('chair')" in program.source, reply.text
     second = LocalChatModel(SMALL, settings)
     again = second.complete(messages, grammar=grammar)
-    assert second.last.loaded_tokens > 1000 and second.last.reused_tokens >= second.last.loaded_tokens
+    assert second.last.loaded_tokens > 50 and second.last.reused_tokens >= second.last.loaded_tokens
     assert again.text == reply.text
