@@ -89,3 +89,15 @@ def test_everything_else_is_still_refused_with_its_line(text, reason):
     with pytest.raises(ProgramError) as caught:
         parse(text)
     assert reason in str(caught.value) and caught.value.line is not None
+
+
+def test_check_raw_passes_a_surplus_argument_and_prints_its_warning(tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "reply.txt"
+    path.write_text(SURPLUS)
+    done = subprocess.run([sys.executable, "-m", "tango.programs", "check", "--raw", str(path)], capture_output=True,
+                          text=True, check=False, timeout=120)  # fmt: skip
+    assert done.returncode == 0 and done.stdout.startswith("ok ")
+    assert "warning" in done.stderr and "ignored 'bathroom'" in done.stderr

@@ -176,6 +176,7 @@ class LLMProgramGenerator(ProgramGenerator):
             problem = self.check.problem(record.task, record.instruction, program) if self.check else None
             if problem is None:
                 record.program, record.parsed = program.source, program
+                record.warnings = list(program.warnings)
                 return
             attempt.error = f"check: {problem}"
             record.check_failures.append(problem)
@@ -190,6 +191,7 @@ class LLMProgramGenerator(ProgramGenerator):
             ]
         if unchecked is not None and record.program is None:
             record.program, record.parsed = unchecked.source, unchecked
+            record.warnings = list(unchecked.warnings)
             record.check_passed = False
 
     def replan(

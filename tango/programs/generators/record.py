@@ -32,6 +32,7 @@ class GenerationRecord:
     `program` is None only when generation failed and `failure_reason` says why. `check_failures` are the
     pre-run check's reasons (sent back to the model); `check_passed` is False when the program that runs
     still failed it. `replans` are the revised programs written after failed runs (the first is `program`).
+    `warnings` are the parser's notes on what it turned into the language (TANGO's surplus arguments).
     """
 
     task: str
@@ -54,6 +55,7 @@ class GenerationRecord:
     check_failures: list[str] = field(default_factory=list)
     check_passed: bool = True
     replans: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
     parsed: Program | None = field(default=None, repr=False, compare=False)
 
     @property
