@@ -55,7 +55,7 @@ def generate(args: argparse.Namespace) -> dict[str, Any]:
         model=args.model,
         model_path=args.model_path,
         check=True,
-        max_tokens=256,
+        max_tokens=args.max_tokens,
         cache_dir=cache,
         threads=args.threads,
         grammar=args.grammar,
@@ -175,6 +175,7 @@ def main(argv: list[str]) -> int:
     gen.add_argument("--prompt-state", default="", help="prompt KV state folder (default: in the temp cache)")
     gen.add_argument("--model-path", default="")
     gen.add_argument("--threads", type=int, default=0)
+    gen.add_argument("--max-tokens", type=int, default=256, help="768 for GOAT episode programs")
     runs = modes.add_parser("runs")
     runs.add_argument("dirs", nargs="+", type=Path)
     args = parser.parse_args(argv)

@@ -113,17 +113,24 @@ class LocalChatModel:
     accepts_options = True
 
     def complete(
-        self, messages: list[dict[str, Any]], grammar: str = "", temperature: float | None = None
+        self,
+        messages: list[dict[str, Any]],
+        grammar: str = "",
+        temperature: float | None = None,
+        shared_prefix: int | None = None,
     ) -> ChatResponse:
         """Generate one reply; the text stops before the first stop sequence. With `grammar` (GBNF, root rule
         `root`) only text the grammar allows is sampled; `temperature` overrides the configured one (a repair
-        samples instead of repeating the greedy reply)."""
+        samples instead of repeating the greedy reply). `shared_prefix`: how many leading messages every
+        request shares (their KV state is saved and loaded, see LocalModelConfig.state_dir; None: all but the
+        last message; 0: none)."""
         wall, cpu = time.perf_counter(), time.process_time()
         tokens = list(self.vocab.tokenize(self.prompt_text(messages), add_special=True, parse_special=True))
         room = self.config.n_ctx - len(tokens)
         if room < 16:
             raise LLMError(f"prompt of {len(tokens)} tokens does not fit the context of {self.config.n_ctx}")
-        loaded = self._load_prefix(messages, tokens) if not self._evaluated and self.config.state_dir else 0
+        fresh = not self._evaluated and self.config.state_dir
+        loaded = self._load_prefix(messages, tokens, shared_prefix) if fresh else 0
         reused = self._prefill(tokens)
         sampler = self._sampler(grammar, self.config.temperature if temperature is None else temperature)
         text, produced = self._generate(sampler, len(tokens), min(self.config.max_tokens, room))
@@ -140,14 +147,15 @@ class LocalChatModel:
         ).hexdigest()[:24]
         return Path(self.config.state_dir) / f"{self.path.stem}-{key}.kv"
 
-    def _load_prefix(self, messages: list[dict[str, Any]], tokens: list[int]) -> int:
+    def _load_prefix(
+        self, messages: list[dict[str, Any]], tokens: list[int], shared_prefix: int | None
+    ) -> int:
         """Fill the empty KV cache with the prompt prefix's saved state (saving it first when there is none);
         how many tokens came from the file (0 when it was evaluated here)."""
-        if len(messages) < 2:
+        shared = messages[:-1] if shared_prefix is None else messages[:shared_prefix]
+        if not shared:
             return 0
-        chat = [
-            self._lib.LlamaChatMessage(role=str(m["role"]), content=str(m["content"])) for m in messages[:-1]
-        ]
+        chat = [self._lib.LlamaChatMessage(role=str(m["role"]), content=str(m["content"])) for m in shared]
         text = str(self.model.chat_apply_template(self.template, chat, False))
         prefix = list(self.vocab.tokenize(text, add_special=True, parse_special=True))
         if len(prefix) < 2 or common_prefix(prefix, tokens) < len(prefix) - 1:

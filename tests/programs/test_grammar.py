@@ -47,3 +47,36 @@ def test_a_call_with_too_many_arguments_is_outside_the_grammar() -> None:
     assert 'p-detect ::= "detect(" expr ")"' in text
     assert 'p-answer ::= "answer(" expr (", " expr)? ")"' in text
     assert 'p-look-up ::= "look_up(" "" ")"' in text
+
+
+class _Backend:
+    """Records each call's keywords; the first reply is invalid, the second valid."""
+
+    accepts_grammar = True
+    accepts_options = True
+
+    def __init__(self) -> None:
+        self.calls: list[dict] = []
+
+    def complete(self, messages, **options):
+        from tango.llm import ChatResponse
+
+        self.calls.append({"messages": len(messages), **options})
+        text = "fly()\n" if len(self.calls) == 1 else "explore_scene()\nx = detect('bed')\n"
+        return ChatResponse(text, "fake", 10, 3, 0.5, 1.0)
+
+
+def test_the_generator_sends_the_grammar_the_shared_prefix_and_a_sampled_repair(tmp_path):
+    from tango.programs.generators.cache import ProgramCache
+    from tango.programs.generators.llm import LLMProgramGenerator
+
+    backend = _Backend()
+    generator = LLMProgramGenerator("local", "fake", backend, "llm", cache=ProgramCache(tmp_path), grammar=True,
+                                    repair_temperature=0.7)  # fmt: skip
+    record = generator.generate("objectnav", "Find a bed.")
+    shared = 1 + 2 * len(generator.prompt("objectnav").examples)
+    assert [c["shared_prefix"] for c in backend.calls] == [shared, shared]
+    assert [c.get("temperature") for c in backend.calls] == [None, 0.7]
+    assert all(c["grammar"].startswith("root ::=") for c in backend.calls)
+    assert backend.calls[0]["messages"] == shared + 1 and backend.calls[1]["messages"] == shared + 3
+    assert record.program is not None and (record.cpu_seconds, record.wall_seconds) == (1.0, 2.0)

@@ -42,7 +42,8 @@ CHECK_REQUEST = (
 class ChatBackend(Protocol):
     """Anything that answers chat messages (the OpenAI-compatible client, a local transformers model).
 
-    One with `accepts_options = True` takes a `temperature=` keyword (repairs sample), one with
+    One with `accepts_options = True` takes `temperature=` (repairs sample) and `shared_prefix=` (how many
+    leading messages every request shares) keywords, one with
     `accepts_grammar = True` a `grammar=` keyword (GBNF text the reply must follow)."""
 
     def complete(self, messages: list[dict[str, Any]]) -> ChatResponse: ...
@@ -123,8 +124,10 @@ class LLMProgramGenerator(ProgramGenerator):
     def _complete(self, prompt: Prompt, messages: list[dict[str, Any]], attempt: int) -> tuple[Attempt, str]:
         """One model call: under the program grammar when the backend can, sampled when it is a repair."""
         options: dict[str, Any] = {}
-        if attempt > 0 and getattr(self.backend, "accepts_options", False):
-            options["temperature"] = self.repair_temperature
+        if getattr(self.backend, "accepts_options", False):
+            options["shared_prefix"] = 1 + 2 * len(prompt.examples)  # the system text and the example turns
+            if attempt > 0:
+                options["temperature"] = self.repair_temperature
         if self.grammar:
             if prompt.toolbox not in self._grammars:
                 self._grammars[prompt.toolbox] = program_grammar(prompt.toolbox)

@@ -25,8 +25,13 @@ class EndpointBackend:
         self.accepts_grammar = bool(grammar_field)
 
     def complete(
-        self, messages: list[dict[str, Any]], grammar: str = "", temperature: float | None = None
+        self,
+        messages: list[dict[str, Any]],
+        grammar: str = "",
+        temperature: float | None = None,
+        shared_prefix: int | None = None,
     ) -> ChatResponse:
+        """`shared_prefix` is for backends that keep state; a server does its own prefix caching."""
         extra: dict[str, Any] = {}
         if grammar and self.grammar_field:
             extra[self.grammar_field] = grammar
