@@ -34,9 +34,10 @@ atom ::= call | name | number | string | "True" | "False" | "None" | "[" items? 
 items ::= expr (", " expr)*
 name ::= [a-zA-Z] [a-zA-Z0-9_]*
 number ::= [0-9]+ ("." [0-9]+)?
-string ::= "'" [^'\\\n]* "'" | "\"" [^"\\\n]* "\""
+string ::= "'" [^'\\\n\u2018\u2019\u201c\u201d]* "'" | "\"" [^"\\\n\u2018\u2019\u201c\u201d]* "\""
 comment ::= "#" [^\n]*
 tail ::= (" " " "? comment)? "\n"
+# Curly quotes are left out of strings: the parser reads them as straight ones, so 'kitchen’s' would end early.
 """
 
 
@@ -85,8 +86,10 @@ def _statements(depth: int) -> list[str]:
         for loop in (0, 1):
             if level == 0 and loop:
                 continue
+            # An expression statement is a call: a bare name would let `else` or `elif` without a colon through
+            # (the grammar cannot tell keywords from names), and a bare value does nothing anyway.
             simple = (
-                'name " = " expr | name " " ("+=" | "-=") " " expr | expr | "return" (" " expr)? | "pass"'
+                'name " = " expr | name " " ("+=" | "-=") " " expr | call | "return" (" " expr)? | "pass"'
             )
             if loop:
                 simple += ' | "break" | "continue"'

@@ -80,3 +80,13 @@ def test_the_generator_sends_the_grammar_the_shared_prefix_and_a_sampled_repair(
     assert all(c["grammar"].startswith("root ::=") for c in backend.calls)
     assert backend.calls[0]["messages"] == shared + 1 and backend.calls[1]["messages"] == shared + 3
     assert record.program is not None and (record.cpu_seconds, record.wall_seconds) == (1.0, 2.0)
+
+
+def test_strings_leave_out_curly_quotes_and_statements_are_calls_not_bare_names():
+    """Found in a run: the model wrote 'kitchen’s' inside a quoted string (the parser reads ’ as ', so the
+    string ended early) and `else` without its colon (a bare name is an expression statement)."""
+    text = program_grammar("habitat")
+    string = next(line for line in text.splitlines() if line.startswith("string ::="))
+    assert string.count(r"\u2019") == 2 and string.count(r"\u201d") == 2
+    statement = next(line for line in text.splitlines() if line.startswith("stmt-0-0 ::="))
+    assert "| call |" in statement and "| expr |" not in statement
