@@ -26,8 +26,14 @@ def normalise(tree: ast.Module, box: Toolbox, offset: int) -> list[str]:
     """Rewrite `tree` in place; the warnings, one per dropped argument list or moved target."""
     warnings: list[str] = []
     tree.body = _statements(tree.body, box, offset, warnings)
-    _FStrings(offset).visit(tree)
-    ast.fix_missing_locations(tree)
+    fstrings = any(isinstance(node, ast.JoinedStr) for node in ast.walk(tree))  # ast.walk does not recurse
+    if fstrings or warnings:  # only then: the rewriters below recurse, and a hostile program nests deep
+        try:
+            if fstrings:
+                _FStrings(offset).visit(tree)
+            ast.fix_missing_locations(tree)
+        except RecursionError:
+            raise ProgramError(None, "a program nested too deep to rewrite; use + and str()") from None
     return warnings
 
 
