@@ -55,18 +55,23 @@ def generate(args: argparse.Namespace) -> dict[str, Any]:
         model=args.model,
         model_path=args.model_path,
         check=True,
-        max_tokens=256,
+        max_tokens=args.max_tokens,
         cache_dir=cache,
         threads=args.threads,
+        grammar=args.grammar,
+        prompt_state_dir=args.prompt_state,
     )
     generator = make_generator(config)
     assert isinstance(generator, LLMProgramGenerator)
     texts = instructions(args.task, args.episodes)
     rows, seconds = [], []
+    loaded = 0
     for text in texts:
         wall, cpu = time.perf_counter(), time.process_time()
         record = generator.generate(args.task, text)
         seconds.append((time.perf_counter() - wall, time.process_time() - cpu))
+        if len(seconds) == 1:
+            loaded = getattr(getattr(generator.backend, "last", None), "loaded_tokens", 0)
         first = record.attempts[0].error if record.attempts else "no call"
         rows.append(
             {
@@ -87,6 +92,8 @@ def generate(args: argparse.Namespace) -> dict[str, Any]:
         "task": args.task,
         "instructions": n,
         "model": args.model,
+        "grammar": args.grammar,
+        "prompt_state_loaded_tokens": loaded,
         "seconds_cold": round(seconds[0][0], 2),
         "cpu_seconds_cold": round(seconds[0][1], 2),
         "seconds_prefix_reuse_mean": round(sum(s for s, _ in seconds[1:]) / max(1, n - 1), 2),
@@ -106,6 +113,8 @@ def generate(args: argparse.Namespace) -> dict[str, Any]:
                 "program": r.program,
                 "source": r.program_source,
                 "attempt_errors": [a.error for a in r.attempts],
+                "cpu_seconds": r.cpu_seconds,
+                "completion_tokens": r.completion_tokens,
             }
             for r in records
         ],
@@ -139,7 +148,14 @@ def summarize_run(path: Path) -> dict[str, Any]:
             sum(not f.startswith(("line", "model", "the program")) for f in firsts), len(asked)
         ),
         "right_target_first_try": share(sum(not f for f in firsts), len(asked)),
-        "right_target_after_check": share(sum(g.get("check_passed", True) for g in asked), len(asked)),
+        "right_target_after_check": share(
+            sum(g.get("program_source") == "llm" and g.get("check_passed", True) for g in asked), len(asked)
+        ),
+        "program_cpu_seconds": round(sum(g.get("cpu_seconds", 0.0) for g in generations), 1),
+        "program_wall_seconds": round(sum(g.get("wall_seconds", 0.0) for g in generations), 1),
+        "completion_tokens_per_program": share(
+            sum(a.get("completion_tokens", 0) for g in asked for a in g["attempts"]), len(asked)
+        ),
         "replans": sum(len(g.get("replans", [])) for g in generations),
         "programs_replanned": sum(bool(g.get("replans")) for g in generations),
         "llm_calls": sum(e.get("llm_calls", 0) for e in lines),
@@ -154,9 +170,12 @@ def main(argv: list[str]) -> int:
     gen = modes.add_parser("generate")
     gen.add_argument("--task", default="objectnav")
     gen.add_argument("--episodes", type=int, default=5)
-    gen.add_argument("--model", default="qwen2.5-coder-0.5b")
+    gen.add_argument("--model", default="qwen2.5-coder-1.5b")
+    gen.add_argument("--grammar", action=argparse.BooleanOptionalAction, default=True)
+    gen.add_argument("--prompt-state", default="", help="prompt KV state folder (default: in the temp cache)")
     gen.add_argument("--model-path", default="")
     gen.add_argument("--threads", type=int, default=0)
+    gen.add_argument("--max-tokens", type=int, default=256, help="768 for GOAT episode programs")
     runs = modes.add_parser("runs")
     runs.add_argument("dirs", nargs="+", type=Path)
     args = parser.parse_args(argv)

@@ -51,6 +51,8 @@ class ChatResponse:
     model: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cpu_seconds: float = 0.0
+    wall_seconds: float = 0.0
 
 
 def text_content(text: str) -> dict[str, Any]:
@@ -86,12 +88,15 @@ class ChatClient:
         self.prompt_tokens = 0
         self.completion_tokens = 0
 
-    def complete(self, messages: list[dict[str, Any]]) -> ChatResponse:
-        """Send one chat request, retrying transient failures with backoff; LLMError once retries are spent."""
+    def complete(
+        self, messages: list[dict[str, Any]], extra_body: dict[str, Any] | None = None
+    ) -> ChatResponse:
+        """Send one chat request, retrying transient failures with backoff; LLMError once retries are spent.
+        `extra_body` adds request fields for this call (over the configured ones), e.g. a server's grammar."""
         self.calls += 1
         for retry in range(self.config.max_retries + 1):
             try:
-                return self._request(messages)
+                return self._request(messages, extra_body or {})
             except _Transient as transient:
                 if retry == self.config.max_retries:
                     raise LLMError(f"{transient} (after {retry} retries)") from transient.__cause__
@@ -101,7 +106,9 @@ class ChatClient:
                 time.sleep(delay)
         raise LLMError("unreachable: retry loop ended without a result")
 
-    def _request(self, messages: list[dict[str, Any]]) -> ChatResponse:
+    def _request(self, messages: list[dict[str, Any]], extra: dict[str, Any]) -> ChatResponse:
+        wall, cpu = time.perf_counter(), time.process_time()
+        body = {**self.config.extra_body, **extra}
         try:
             optional: dict[str, Any] = {"stop": self.config.stop} if self.config.stop else {}
             if self.config.seed is not None:
@@ -111,7 +118,7 @@ class ChatClient:
                 messages=messages,  # type: ignore[arg-type]
                 temperature=self.config.temperature,
                 max_tokens=self.config.max_tokens,
-                extra_body=self.config.extra_body or None,
+                extra_body=body or None,
                 **optional,
             )
         except self._openai.APITimeoutError as error:
@@ -128,7 +135,10 @@ class ChatClient:
         self.prompt_tokens += prompt_tokens
         self.completion_tokens += completion_tokens
         text = (response.choices[0].message.content or "") if response.choices else ""
-        return ChatResponse(text, response.model or self.config.model, prompt_tokens, completion_tokens)
+        return ChatResponse(
+            text, response.model or self.config.model, prompt_tokens, completion_tokens,
+            time.process_time() - cpu, time.perf_counter() - wall,
+        )  # fmt: skip
 
 
 class _Transient(Exception):

@@ -7,6 +7,7 @@ the fixed part of the prompt (system text and examples) is evaluated once per pr
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import time
@@ -22,7 +23,10 @@ LOG = logging.getLogger(__name__)
 
 @dataclass
 class LocalModelConfig:
-    """How the model runs: context size, threads (0: half the usable cores), sampling and where to stop."""
+    """How the model runs: context size, threads (0: half the usable cores), sampling and where to stop.
+
+    `state_dir`: where the KV state of a prompt prefix (everything before the last message) is saved once
+    evaluated and loaded by any later process that starts with the same prefix, model file and context."""
 
     n_ctx: int = 4096
     n_batch: int = 512
@@ -32,6 +36,7 @@ class LocalModelConfig:
     seed: int = 0
     stop: tuple[str, ...] = ()
     gpu_layers: int = 0
+    state_dir: str = ""
 
 
 @dataclass
@@ -40,6 +45,7 @@ class CallStats:
 
     prompt_tokens: int = 0
     reused_tokens: int = 0
+    loaded_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0
     cpu_seconds: float = 0.0
@@ -95,6 +101,7 @@ class LocalChatModel:
         self.template = self.model.get_default_chat_template()
         self.name = self.path.stem
         self._evaluated: list[int] = []
+        self._calls = 0
         self.last = CallStats()
 
     def prompt_text(self, messages: list[dict[str, Any]]) -> str:
@@ -102,19 +109,72 @@ class LocalChatModel:
         chat = [self._lib.LlamaChatMessage(role=str(m["role"]), content=str(m["content"])) for m in messages]
         return str(self.model.chat_apply_template(self.template, chat, True))
 
-    def complete(self, messages: list[dict[str, Any]]) -> ChatResponse:
-        """Generate one reply; the text stops before the first stop sequence."""
+    accepts_grammar = True
+    accepts_options = True
+
+    def complete(
+        self,
+        messages: list[dict[str, Any]],
+        grammar: str = "",
+        temperature: float | None = None,
+        shared_prefix: int | None = None,
+    ) -> ChatResponse:
+        """Generate one reply; the text stops before the first stop sequence. With `grammar` (GBNF, root rule
+        `root`) only text the grammar allows is sampled; `temperature` overrides the configured one (a repair
+        samples instead of repeating the greedy reply). `shared_prefix`: how many leading messages every
+        request shares (their KV state is saved and loaded, see LocalModelConfig.state_dir; None: all but the
+        last message; 0: none)."""
         wall, cpu = time.perf_counter(), time.process_time()
         tokens = list(self.vocab.tokenize(self.prompt_text(messages), add_special=True, parse_special=True))
         room = self.config.n_ctx - len(tokens)
         if room < 16:
             raise LLMError(f"prompt of {len(tokens)} tokens does not fit the context of {self.config.n_ctx}")
+        fresh = not self._evaluated and self.config.state_dir
+        loaded = self._load_prefix(messages, tokens, shared_prefix) if fresh else 0
         reused = self._prefill(tokens)
-        text, produced = self._generate(len(tokens), min(self.config.max_tokens, room))
+        sampler = self._sampler(grammar, self.config.temperature if temperature is None else temperature)
+        text, produced = self._generate(sampler, len(tokens), min(self.config.max_tokens, room))
         self.last = CallStats(
-            len(tokens), reused, produced, time.perf_counter() - wall, time.process_time() - cpu
+            len(tokens), reused, loaded, produced, time.perf_counter() - wall, time.process_time() - cpu
         )
-        return ChatResponse(text, self.name, len(tokens), produced)
+        return ChatResponse(text, self.name, len(tokens), produced, self.last.cpu_seconds, self.last.seconds)
+
+    def _state_file(self, prefix: list[int]) -> Path:
+        """The state file of this prefix: keyed by the model file (name and size), context size and tokens."""
+        key = hashlib.sha256(
+            f"{self.path.name}|{self.path.stat().st_size}|{self.config.n_ctx}|".encode()
+            + ",".join(map(str, prefix)).encode()
+        ).hexdigest()[:24]
+        return Path(self.config.state_dir) / f"{self.path.stem}-{key}.kv"
+
+    def _load_prefix(
+        self, messages: list[dict[str, Any]], tokens: list[int], shared_prefix: int | None
+    ) -> int:
+        """Fill the empty KV cache with the prompt prefix's saved state (saving it first when there is none);
+        how many tokens came from the file (0 when it was evaluated here)."""
+        shared = messages[:-1] if shared_prefix is None else messages[:shared_prefix]
+        if not shared:
+            return 0
+        chat = [self._lib.LlamaChatMessage(role=str(m["role"]), content=str(m["content"])) for m in shared]
+        text = str(self.model.chat_apply_template(self.template, chat, False))
+        prefix = list(self.vocab.tokenize(text, add_special=True, parse_special=True))
+        if len(prefix) < 2 or common_prefix(prefix, tokens) < len(prefix) - 1:
+            return 0
+        prefix = prefix[: len(prefix) - 1]  # the last token may merge with what follows; keep it out
+        path = self._state_file(prefix)
+        if path.is_file():
+            loaded = list(self.ctx.load_state_file(str(path), len(prefix) + 1))
+            if loaded == prefix:
+                self._evaluated = loaded
+                return len(loaded)
+            LOG.warning("prompt state %s holds other tokens; evaluating the prompt again", path)
+            self.ctx.memory_seq_rm(0, 0, -1)
+        self._prefill(prefix)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".tmp{os.getpid()}")
+        if self.ctx.save_state_file(str(partial), prefix):
+            os.replace(partial, path)
+        return 0
 
     def _prefill(self, tokens: list[int]) -> int:
         """Evaluate what the KV cache lacks of `tokens`; returns how many were reused."""
@@ -127,19 +187,24 @@ class LocalChatModel:
             self._evaluated.extend(batch)
         return keep
 
-    def _sampler(self) -> Any:
+    def _sampler(self, grammar: str, temperature: float) -> Any:
+        """Grammar first (it masks what the language does not allow), then greedy or seeded sampling."""
         params = self._lib.LlamaSamplerChainParams()
         params.no_perf = True
         sampler = self._lib.LlamaSampler(params)
-        if self.config.temperature <= 0.0:
+        if grammar:
+            sampler.add_grammar(self.vocab, grammar, "root")
+        if temperature <= 0.0:
             sampler.add_greedy()
         else:
-            sampler.add_temp(self.config.temperature)
-            sampler.add_dist(self.config.seed)
+            sampler.add_top_k(40)
+            sampler.add_temp(temperature)
+            sampler.add_dist(self.config.seed + self._calls)
+        self._calls += 1
         return sampler
 
-    def _generate(self, position: int, limit: int) -> tuple[str, int]:
-        sampler, text, produced = self._sampler(), "", 0
+    def _generate(self, sampler: Any, position: int, limit: int) -> tuple[str, int]:
+        text, produced = "", 0
         stops = self.config.stop
         for _ in range(limit):
             token = sampler.sample(self.ctx, -1)

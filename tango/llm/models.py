@@ -54,7 +54,7 @@ QWEN_05B = ModelSpec(
     filename="qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
     size=491_400_064,
     sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
-    description="Qwen2.5-Coder-0.5B-Instruct, Q4_K_M (the default local program writer)",
+    description="Qwen2.5-Coder-0.5B-Instruct, Q4_K_M (smaller and faster; writes worse programs)",
     hf_repo="Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF",
     hf_file="qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
     parts=_parts(
@@ -75,7 +75,10 @@ QWEN_15B = ModelSpec(
     filename="qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
     size=1_117_320_768,
     sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
-    description="Qwen2.5-Coder-1.5B-Instruct, Q4_K_M (GGUF metadata: 'Qwen2.5 Coder 1.5B Instruct GGUF', 28 blocks)",
+    description=(
+        "Qwen2.5-Coder-1.5B-Instruct, Q4_K_M (the default local program writer; GGUF metadata: "
+        "'Qwen2.5 Coder 1.5B Instruct GGUF', 28 blocks)"
+    ),
     hf_repo="Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF",
     hf_file="qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
     parts=_parts(
@@ -108,7 +111,7 @@ QWEN_15B = ModelSpec(
 )
 
 MODELS: dict[str, ModelSpec] = {spec.name: spec for spec in (QWEN_05B, QWEN_15B)}
-DEFAULT_MODEL = QWEN_05B.name
+DEFAULT_MODEL = QWEN_15B.name
 
 
 class ModelError(RuntimeError):

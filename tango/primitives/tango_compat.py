@@ -16,6 +16,7 @@ from tango.primitives.registry import primitive
 
 DESCRIBE_QUESTION = "Describe what you see."
 STAIRS = "stairs"
+TURN_DEGREES = 30
 
 
 @primitive(toolbox=TOOLBOX, ends_program=True, compat=True)
@@ -26,15 +27,27 @@ def stop_navigation(ctx: AgentContext, answer: str | None = None) -> str | None:
 
 
 @primitive(toolbox=TOOLBOX, compat=True)
-def look_left(ctx: AgentContext) -> None:
-    """TANGO's name for turn_left(): turn left by one step."""
-    ctx.agent.turn_left()
+def look_left(ctx: AgentContext, degrees: int | None = None) -> None:
+    """TANGO's name for turn_left(): turn left by one step, or by `degrees` (in turn steps, at least one)."""
+    for _ in range(_turns(degrees)):
+        ctx.agent.turn_left()
 
 
 @primitive(toolbox=TOOLBOX, compat=True)
-def look_right(ctx: AgentContext) -> None:
-    """TANGO's name for turn_right(): turn right by one step."""
-    ctx.agent.turn_right()
+def look_right(ctx: AgentContext, degrees: int | None = None) -> None:
+    """TANGO's name for turn_right(): turn right by one step, or by `degrees` (in turn steps, at least one)."""
+    for _ in range(_turns(degrees)):
+        ctx.agent.turn_right()
+
+
+def _turns(degrees: float | None) -> int:
+    """Turn steps for an angle: TANGO's and Habitat's turn step is 30 degrees (tango's default too: a full
+    circle is 12 turns); an angle is refused past one full circle."""
+    if degrees is None:
+        return 1
+    if isinstance(degrees, bool) or not isinstance(degrees, (int, float)) or not 0 <= degrees <= 360:
+        raise ValueError(f"a turn angle is a number of degrees from 0 to 360, not {degrees!r}")
+    return max(1, round(degrees / TURN_DEGREES))
 
 
 @primitive(toolbox=TOOLBOX, compat=True)

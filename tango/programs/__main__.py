@@ -39,7 +39,7 @@ def _check_raw(paths: list[Path], toolbox: str) -> int:
     failed = 0
     for path in paths:
         try:
-            parse(path.read_text(encoding="utf-8"), toolbox=toolbox)
+            program = parse(path.read_text(encoding="utf-8"), toolbox=toolbox)
         except OSError as error:
             print(f"error {path}: cannot read: {error.strerror}")
         except ProgramError as error:
@@ -48,6 +48,8 @@ def _check_raw(paths: list[Path], toolbox: str) -> int:
             print(f"error {path}: {error}")
         else:
             print(f"ok {path}")
+            for warning in program.warnings:
+                print(f"warning {path}: {warning}", file=sys.stderr)
             continue
         failed += 1
     return 1 if failed else 0

@@ -1,7 +1,9 @@
 """Parse program text (as LLMs write it) into a validated Program of the language's Python subset.
 
 Accepts whatever `tango.programs.extract.extract_program` takes out of a reply (fences of any language, prose
-around the program, a model that keeps writing: the first program counts), comments and curly quotes; rejects everything outside
+around the program, a model that keeps writing: the first program counts), comments and curly quotes, and what
+TANGO's programs write beyond the language (surplus arguments, f-strings: tango.programs.compat, with warnings);
+rejects everything outside
 the subset with the line and the reason; turns `explore_scene()` followed by statements into an explicit
 search loop (`while explore_scene(): ...`) so the canonical source shows what runs.
 """
@@ -15,6 +17,7 @@ from typing import Any
 
 from tango.primitives import DEFAULT_TOOLBOX, Toolbox, get_toolbox
 from tango.programs.builtins import BUILTINS, FORBIDDEN_CALLS
+from tango.programs.compat import normalise
 from tango.programs.errors import ProgramError
 from tango.programs.extract import extract_program
 
@@ -66,6 +69,7 @@ class Program:
     source: str
     tree: ast.Module
     toolbox: str
+    warnings: tuple[str, ...] = ()
 
     def line(self, number: int) -> str:
         """The canonical source text of a 1-based line."""
@@ -91,12 +95,13 @@ def parse(text: str, toolbox: str | Toolbox = DEFAULT_TOOLBOX) -> Program:
     if not body.strip():
         raise ProgramError(1, "the program is empty")
     tree = _syntax_tree(body, offset)
+    warnings = normalise(tree, box, offset)
     _Validator(box, offset).check_module(tree)
     tree.body = _explicit_search_loops(tree.body, box)
     source = ast.unparse(tree) + "\n"
     canonical = _syntax_tree(source, 0)
     _Validator(box, 0).check_module(canonical)
-    return Program(source=source, tree=canonical, toolbox=box.name)
+    return Program(source=source, tree=canonical, toolbox=box.name, warnings=tuple(warnings))
 
 
 def parse_expression(text: str, toolbox: Toolbox, names: set[str]) -> ast.expr:

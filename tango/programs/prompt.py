@@ -7,6 +7,7 @@ the primitive registry, so a new primitive shows up without editing any prompt f
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -64,9 +65,28 @@ class Prompt:
         turns.append({"role": "user", "content": f"Question: {instruction.strip()}\nProgram:"})
         return turns
 
+    def with_examples(self, examples: tuple[Example, ...]) -> Prompt:
+        """The same system text with other examples (its digest, and so its cache key, changes with them)."""
+        return Prompt(self.toolbox, self.system, examples)
+
     def text(self, instruction: str) -> str:
         """The same content as one plain text in the paper's form (for completion models without a chat template)."""
         return f"{self.system}\n\n{self.examples_text}\n\nQuestion: {instruction.strip()}\nProgram:\n"
+
+
+def nearest_examples(
+    examples: tuple[Example, ...],
+    instruction: str,
+    count: int,
+    similarity: Callable[[list[str], list[str]], Any],
+) -> tuple[Example, ...]:
+    """The `count` examples whose questions are most similar to `instruction`, least similar first (so the
+    nearest one stands right before the question); ties keep the library's order."""
+    if count <= 0 or count >= len(examples):
+        return examples
+    scores = similarity([instruction.strip()], [e.question for e in examples])[0]
+    ranked = sorted(range(len(examples)), key=lambda i: (-float(scores[i]), i))[:count]
+    return tuple(examples[i] for i in reversed(ranked))
 
 
 def toolbox_for_task(task: str) -> str:

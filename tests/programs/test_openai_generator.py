@@ -109,11 +109,41 @@ def test_a_rerun_hits_the_cache_and_makes_no_request(tmp_path):
     assert "detect('sofa')" in other.program and not other.cached
 
 
-def test_fallback_results_are_not_cached(tmp_path):
+def test_a_failed_generation_is_cached_and_a_rerun_falls_back_without_asking(tmp_path):
     with ChatServer(default_text="nonsense(") as server:
-        generator_for(server, tmp_path, max_attempts=1).generate("objectnav", "Find a bed.")
-        generator_for(server, tmp_path, max_attempts=1).generate("objectnav", "Find a bed.")
-        assert len(server.requests) == 2
+        first = generator_for(server, tmp_path, max_attempts=1).generate("objectnav", "Find a bed.")
+        again = generator_for(server, tmp_path, max_attempts=1).generate("objectnav", "Find a bed.")
+        assert len(server.requests) == 1
+    assert first.program_source == again.program_source == "template" and again.cached
+    assert again.fallback_reason == first.fallback_reason
+
+
+def test_a_failed_call_is_not_cached(tmp_path):
+    with ChatServer() as server:
+        server.queue(Reply(VALID, delay_s=1.5), Reply(VALID))
+        generator_for(server, tmp_path, timeout_s=0.3, max_retries=0).generate("objectnav", "Find a bed.")
+        record = generator_for(server, tmp_path).generate("objectnav", "Find a bed.")
+    assert record.program == CANONICAL and not record.cached
+
+
+def test_a_repair_samples_and_the_grammar_goes_in_the_configured_field(tmp_path):
+    with ChatServer() as server:
+        server.queue(Reply("import os"), Reply(VALID))
+        generator = generator_for(server, tmp_path, grammar=True, grammar_field="grammar")
+        record = generator.generate("objectnav", "Find a bed.")
+        first, repair = server.requests
+    assert first["grammar"].startswith("root ::=") and 'p-detect ::= "detect(" expr ")"' in first["grammar"]
+    assert first["temperature"] == 0.0 and repair["temperature"] == 0.7
+    assert [a.grammar for a in record.attempts] == [True, True]
+    assert [a.temperature for a in record.attempts] == [0.0, 0.7]
+
+
+def test_without_a_grammar_field_no_grammar_is_sent(tmp_path):
+    with ChatServer() as server:
+        server.queue(Reply(VALID))
+        record = generator_for(server, tmp_path, grammar=True).generate("objectnav", "Find a bed.")
+        assert "grammar" not in server.requests[0]
+    assert record.attempts[0].grammar is False
 
 
 def test_endpoint_and_key_come_from_the_environment_when_the_config_leaves_them_empty(tmp_path, monkeypatch):

@@ -134,3 +134,13 @@ def test_a_label_the_question_does_not_mention_is_caught_without_a_subject_phras
     assert problem is not None and "'neighbor', which the question does not mention" in problem
     plant = program.replace("neighbor", "plant")
     assert CHECK.problem("openeqa", "What stands beside the bedroom's plant?", parse(plant)) is None
+
+
+def test_the_examples_nearest_the_instruction_come_last_and_change_the_prompt_digest():
+    from tango.programs.prompt import nearest_examples, prompt_for_task
+
+    prompt = prompt_for_task("openeqa")
+    chosen = nearest_examples(prompt.examples, "How many chairs are in the kitchen?", 3, CHECK.similarity)
+    assert len(chosen) == 3 and chosen[-1].question == "How many chairs are there in the kitchen?"
+    assert prompt.with_examples(chosen).digest != prompt.digest
+    assert nearest_examples(prompt.examples, "anything", 0, CHECK.similarity) == prompt.examples

@@ -23,7 +23,13 @@ class GeneratorConfig:
     `check` runs the pre-run check (targets and questions against the instruction); `max_replans` is how many
     revised programs a failed run may get per (sub)task. For `local`: `model` names a fetched model
     (python -m tango.llm list), `model_path` overrides the file; `n_ctx`, `threads` (0: half the usable cores)
-    and `seed` set up llama.cpp.
+    and `seed` set up llama.cpp. `grammar` decodes under the program grammar (tango.programs.grammar) where
+    the backend can: `local` always, `openai` when `grammar_field` names the server's request field for a
+    GBNF grammar ("grammar" for llama.cpp's server, "guided_grammar" for vLLM). Repairs after the first
+    attempt sample at `repair_temperature` (0: greedy, the same reply again is then likely). `local` saves the
+    prompt prefix's KV state in `prompt_state_dir` (empty: `{cache_dir}/prompt-state`), read by every process.
+    `examples`: 0 gives the model the prompt library's fixed list; N > 0 the N examples whose questions are
+    nearest the instruction by all-MiniLM-L6-v2 similarity (the system text stays the reusable prefix).
     """
 
     name: str = "template"
@@ -47,6 +53,11 @@ class GeneratorConfig:
     n_ctx: int = 4096
     threads: int = 0
     seed: int = 0
+    grammar: bool = False
+    grammar_field: str = ""
+    prompt_state_dir: str = ""
+    examples: int = 0
+    repair_temperature: float = 0.7
 
     def __post_init__(self) -> None:
         if self.name not in GENERATOR_NAMES:
@@ -59,6 +70,10 @@ class GeneratorConfig:
             )
         if self.max_replans < 0:
             raise GeneratorError(f"generator.max_replans={self.max_replans}; it must be at least 0")
+        if self.repair_temperature < 0:
+            raise GeneratorError(f"generator.repair_temperature={self.repair_temperature}; it must be >= 0")
+        if self.examples < 0:
+            raise GeneratorError(f"generator.examples={self.examples}; it must be at least 0")
         if self.max_attempts < 1:
             raise GeneratorError(f"generator.max_attempts={self.max_attempts}; it must be at least 1")
 

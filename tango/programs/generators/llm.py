@@ -21,8 +21,9 @@ from tango.programs.generators.program_check import ProgramCheck
 from tango.programs.generators.record import Attempt, GenerationRecord
 from tango.programs.generators.replan import REPLAN_REQUEST
 from tango.programs.generators.template import TemplateGenerator
+from tango.programs.grammar import program_grammar
 from tango.programs.parser import Program, parse
-from tango.programs.prompt import Prompt, prompt_for_task
+from tango.programs.prompt import Prompt, nearest_examples, prompt_for_task
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +40,11 @@ CHECK_REQUEST = (
 
 
 class ChatBackend(Protocol):
-    """Anything that answers chat messages (the OpenAI-compatible client, a local transformers model)."""
+    """Anything that answers chat messages (the OpenAI-compatible client, a local transformers model).
+
+    One with `accepts_options = True` takes `temperature=` (repairs sample) and `shared_prefix=` (how many
+    leading messages every request shares) keywords, one with
+    `accepts_grammar = True` a `grammar=` keyword (GBNF text the reply must follow)."""
 
     def complete(self, messages: list[dict[str, Any]]) -> ChatResponse: ...
 
@@ -59,6 +64,9 @@ class LLMProgramGenerator(ProgramGenerator):
         prompts_dir: str | Path | None = None,
         check: ProgramCheck | None = None,
         max_replans: int = 0,
+        grammar: bool = False,
+        repair_temperature: float = 0.0,
+        examples: int = 0,
     ) -> None:
         self.name = name
         self.model = model
@@ -70,73 +78,115 @@ class LLMProgramGenerator(ProgramGenerator):
         self.prompts_dir = prompts_dir
         self.check = check
         self.max_replans = max_replans
+        self.grammar = grammar and bool(getattr(backend, "accepts_grammar", False))
+        self.repair_temperature = repair_temperature
+        self.examples = examples
+        self._ranker = check or ProgramCheck()  # its text-similarity model ranks the examples
         self._prompts: dict[str, Prompt] = {}
+        self._grammars: dict[str, str] = {}
 
-    def prompt(self, task: str) -> Prompt:
+    def prompt(self, task: str, instruction: str | None = None) -> Prompt:
+        """The task's prompt; with `examples` > 0 and an instruction, with the examples nearest to it."""
         if task not in self._prompts:
             self._prompts[task] = prompt_for_task(task, self.prompts_dir)
-        return self._prompts[task]
+        prompt = self._prompts[task]
+        if self.examples and instruction is not None:
+            chosen = nearest_examples(prompt.examples, instruction, self.examples, self._ranker.similarity)
+            prompt = prompt.with_examples(chosen)
+        return prompt
 
     def generate(self, task: str, instruction: str) -> GenerationRecord:
-        prompt = self.prompt(task)
+        prompt = self.prompt(task, instruction)
         key = cache_key(self.name, self.model, prompt.digest, instruction)
         cached = self.cache.get(key) if self.cache is not None else None
-        if cached is not None and cached.program is not None:
+        if cached is not None:
+            cached.task, cached.cached = task, True
+            cached.prompt_tokens = cached.completion_tokens = 0
+            cached.cpu_seconds = cached.wall_seconds = 0.0
+            if cached.program is None:
+                return self._fall_back(cached)
             try:
                 cached.parsed = parse(cached.program, toolbox=prompt.toolbox)
             except ProgramError as error:
                 logger.warning("cached program no longer parses (%s); generating again", error)
             else:
-                cached.task, cached.cached = task, True
-                cached.prompt_tokens = cached.completion_tokens = 0
                 return cached
         record = GenerationRecord(task, instruction, self.name, self.model, self.program_source, None)
         record.prompt_hash = prompt.digest
         self._ask(prompt, record)
+        answered = all(not a.error or not a.error.startswith("model call failed") for a in record.attempts)
+        if self.cache is not None and (record.program is not None or answered):
+            self.cache.put(key, record)  # a failed generation too: a rerun falls back without asking again
         if record.program is not None:
-            if self.cache is not None:
-                self.cache.put(key, record)
             return record
         return self._fall_back(record)
+
+    def _complete(self, prompt: Prompt, messages: list[dict[str, Any]], attempt: int) -> tuple[Attempt, str]:
+        """One model call: under the program grammar when the backend can, sampled when it is a repair."""
+        options: dict[str, Any] = {}
+        if getattr(self.backend, "accepts_options", False):
+            options["shared_prefix"] = 1 + 2 * len(prompt.examples)  # the system text and the example turns
+            if attempt > 0:
+                options["temperature"] = self.repair_temperature
+        if self.grammar:
+            if prompt.toolbox not in self._grammars:
+                self._grammars[prompt.toolbox] = program_grammar(prompt.toolbox)
+            options["grammar"] = self._grammars[prompt.toolbox]
+        response = self.backend.complete(messages, **options)
+        return (
+            Attempt(
+                response.text,
+                None,
+                response.prompt_tokens,
+                response.completion_tokens,
+                round(response.cpu_seconds, 3),
+                round(response.wall_seconds, 3),
+                "grammar" in options,
+                float(options.get("temperature", 0.0)),
+            ),
+            response.text,
+        )
 
     def _ask(
         self, prompt: Prompt, record: GenerationRecord, messages: list[dict[str, Any]] | None = None
     ) -> None:
         messages = messages or prompt.messages(record.instruction)
         unchecked: Program | None = None
-        for _ in range(self.max_attempts):
+        for number in range(self.max_attempts):
             try:
-                response = self.backend.complete(messages)
+                attempt, text = self._complete(prompt, messages, number)
             except LLMError as error:
                 record.attempts.append(Attempt("", f"model call failed: {error}"))
                 record.errors.append(f"model call failed: {error}")
                 return
-            attempt = Attempt(response.text, None, response.prompt_tokens, response.completion_tokens)
             record.attempts.append(attempt)
-            record.raw_text = response.text
-            record.prompt_tokens += response.prompt_tokens
-            record.completion_tokens += response.completion_tokens
+            record.raw_text = text
+            record.prompt_tokens += attempt.prompt_tokens
+            record.completion_tokens += attempt.completion_tokens
+            record.cpu_seconds = round(record.cpu_seconds + attempt.cpu_seconds, 3)
+            record.wall_seconds = round(record.wall_seconds + attempt.wall_seconds, 3)
             try:
-                program = parse(response.text, toolbox=prompt.toolbox)
+                program = parse(text, toolbox=prompt.toolbox)
             except ProgramError as error:
                 attempt.error = str(error)
                 record.errors.append(str(error))
                 messages = [
                     *messages,
-                    {"role": "assistant", "content": response.text},
+                    {"role": "assistant", "content": text},
                     {"role": "user", "content": REPAIR_REQUEST.format(error=error)},
                 ]
                 continue
             problem = self.check.problem(record.task, record.instruction, program) if self.check else None
             if problem is None:
                 record.program, record.parsed = program.source, program
+                record.warnings = list(program.warnings)
                 return
             attempt.error = f"check: {problem}"
             record.check_failures.append(problem)
             unchecked = program
             messages = [
                 *messages,
-                {"role": "assistant", "content": response.text},
+                {"role": "assistant", "content": text},
                 {
                     "role": "user",
                     "content": CHECK_REQUEST.format(error=problem, instruction=record.instruction),
@@ -144,6 +194,7 @@ class LLMProgramGenerator(ProgramGenerator):
             ]
         if unchecked is not None and record.program is None:
             record.program, record.parsed = unchecked.source, unchecked
+            record.warnings = list(unchecked.warnings)
             record.check_passed = False
 
     def replan(
@@ -151,7 +202,7 @@ class LLMProgramGenerator(ProgramGenerator):
     ) -> GenerationRecord:
         """A revised program after `program` ran and failed (`failure`, `summary` of its trace); the returned
         record has no program when the model gave no valid one."""
-        prompt = self.prompt(task)
+        prompt = self.prompt(task, record.instruction)
         revised = GenerationRecord(task, record.instruction, self.name, self.model, self.program_source, None)
         revised.prompt_hash = prompt.digest
         request = REPLAN_REQUEST.format(failure=failure, summary=summary, instruction=record.instruction)
@@ -193,4 +244,7 @@ def configured_generator(
         prompts_dir=config.prompts_dir or None,
         check=ProgramCheck() if config.check else None,
         max_replans=config.max_replans,
+        grammar=config.grammar,
+        repair_temperature=config.repair_temperature,
+        examples=config.examples,
     )

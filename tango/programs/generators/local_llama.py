@@ -24,6 +24,7 @@ def local_model(config: GeneratorConfig) -> LocalChatModel:
     settings = LocalModelConfig(
         n_ctx=config.n_ctx, threads=config.threads, max_tokens=config.max_tokens,
         temperature=config.temperature, seed=config.seed, stop=STOP_SEQUENCES,
+        state_dir=config.prompt_state_dir or (str(Path(config.cache_dir) / "prompt-state") if config.cache_dir else ""),
     )  # fmt: skip
     key = (str(path), repr(settings))
     if key not in _MODELS:

@@ -2,12 +2,42 @@
 
 from __future__ import annotations
 
-from tango.llm import ChatClient, LLMConfig
+from typing import Any
+
+from tango.llm import ChatClient, ChatResponse, LLMConfig
 from tango.programs.generators.cache import ProgramCache
 from tango.programs.generators.config import GeneratorConfig
 from tango.programs.generators.llm import LLMProgramGenerator, configured_generator
 
 STOP_SEQUENCES = ("\nQuestion:", "\nProgram:", "\n```\n")
+
+
+class EndpointBackend:
+    """The chat client with the generator's per-call options: the program grammar in the request field the
+    server reads (`grammar_field`, e.g. llama.cpp server's "grammar", vLLM's "guided_grammar"), and a repair's
+    temperature. Without a grammar field the server is not constrained and only the temperature changes."""
+
+    accepts_options = True
+
+    def __init__(self, client: ChatClient, grammar_field: str) -> None:
+        self.client = client
+        self.grammar_field = grammar_field
+        self.accepts_grammar = bool(grammar_field)
+
+    def complete(
+        self,
+        messages: list[dict[str, Any]],
+        grammar: str = "",
+        temperature: float | None = None,
+        shared_prefix: int | None = None,
+    ) -> ChatResponse:
+        """`shared_prefix` is for backends that keep state; a server does its own prefix caching."""
+        extra: dict[str, Any] = {}
+        if grammar and self.grammar_field:
+            extra[self.grammar_field] = grammar
+        if temperature is not None:
+            extra["temperature"] = temperature
+        return self.client.complete(messages, extra_body=extra)
 
 
 def openai_generator(config: GeneratorConfig, cache: ProgramCache | None) -> LLMProgramGenerator:
@@ -26,4 +56,4 @@ def openai_generator(config: GeneratorConfig, cache: ProgramCache | None) -> LLM
             seed=config.seed,
         )
     )
-    return configured_generator(config, config.model, client, cache)
+    return configured_generator(config, config.model, EndpointBackend(client, config.grammar_field), cache)

@@ -5,7 +5,9 @@ program parses and runs, and its mistake is invisible afterwards (it finds a cha
 runs, the labels it searches for (string arguments of detect/recall/select/segment_scene/map_scene/match) are
 compared with the instruction's goal by the text-similarity model, and the questions it passes to answer()
 with the question asked; the reason of a mismatch goes back to the model like a parse error. The check reads
-only the instruction and the program text.
+only the instruction and the program text. Two shapes are refused whatever the target: a search loop whose
+body ends in an unconditional stop()/return/break (it explores one step, then ends: the implicit search of a
+bare explore_scene() followed by `...; stop()`), and a navigation program that calls answer().
 """
 
 from __future__ import annotations
@@ -53,6 +55,42 @@ def program_facts(program: Program) -> ProgramFacts:
     return ProgramFacts(tuple(labels), tuple(questions), tuple(matches))
 
 
+def _ends_unconditionally(body: list[ast.stmt]) -> str | None:
+    """'stop()', 'return' or 'break' when the block's last statement is one of them, else None."""
+    last = body[-1] if body else None
+    if isinstance(last, ast.Return):
+        return "return"
+    if isinstance(last, ast.Break):
+        return "break"
+    if (
+        isinstance(last, ast.Expr)
+        and isinstance(last.value, ast.Call)
+        and isinstance(last.value.func, ast.Name)
+    ) and last.value.func.id in ("stop", "stop_navigation"):
+        return f"{last.value.func.id}()"
+    return None
+
+
+def structure_problem(program: Program, question: bool) -> str | None:
+    """A loop that can run only once, or (navigation) a call of answer(); None when neither is there."""
+    for node in ast.walk(program.tree):
+        if isinstance(node, ast.While) and "explore_scene" in ast.unparse(node.test):
+            ending = _ends_unconditionally(node.body)
+            if ending is not None:
+                return (
+                    f"line {node.lineno}: the search `while {ast.unparse(node.test)}:` always ends with "
+                    f"{ending} after one step, so it explores only once; call {ending} only inside "
+                    "`if is_found(...):`, or after the search"
+                )
+        called = node.func.id if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) else ""
+        if not question and called == "answer":
+            return (
+                f"line {getattr(node, 'lineno', '?')}: this is a navigation goal, not a question: do not call answer(); "
+                "navigate_to() the object and call stop()"
+            )
+    return None
+
+
 def _words(text: str) -> set[str]:
     return {w.rstrip("s") for w in _WORD.findall(text.lower())}
 
@@ -82,7 +120,11 @@ class ProgramCheck:
     def problem(self, task: str, instruction: str, program: Program) -> str | None:
         facts = program_facts(program)
         labels = [label for label in facts.labels if not is_room_name(label)]
-        if task in QUESTION_TASKS or instruction.strip().endswith("?"):
+        question = task in QUESTION_TASKS or instruction.strip().endswith("?")
+        shape = structure_problem(program, question)
+        if shape is not None:
+            return shape
+        if question:
             return self._question_problem(instruction.strip(), labels, facts)
         goals = [part for part in _THEN.split(instruction.strip()) if part.strip()]
         for goal in goals:

@@ -16,6 +16,10 @@ class Attempt:
     error: str | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cpu_seconds: float = 0.0
+    wall_seconds: float = 0.0
+    grammar: bool = False
+    temperature: float = 0.0
 
 
 @dataclass
@@ -23,10 +27,12 @@ class GenerationRecord:
     """The program that will run and how it came about.
 
     `program_source` is what produced the program (llm, hf, template, replay); `generator` the configured
-    generator. Tokens are those spent by this call (0 on a cache hit; the attempts keep the original ones).
+    generator. Tokens and seconds are those spent by this call (0 on a cache hit; the attempts keep the
+    original ones; `cpu_seconds` is the process's CPU time during the model calls, `wall_seconds` theirs).
     `program` is None only when generation failed and `failure_reason` says why. `check_failures` are the
     pre-run check's reasons (sent back to the model); `check_passed` is False when the program that runs
     still failed it. `replans` are the revised programs written after failed runs (the first is `program`).
+    `warnings` are the parser's notes on what it turned into the language (TANGO's surplus arguments).
     """
 
     task: str
@@ -40,6 +46,8 @@ class GenerationRecord:
     errors: list[str] = field(default_factory=list)
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cpu_seconds: float = 0.0
+    wall_seconds: float = 0.0
     prompt_hash: str = ""
     cached: bool = False
     fallback_reason: str | None = None
@@ -47,6 +55,7 @@ class GenerationRecord:
     check_failures: list[str] = field(default_factory=list)
     check_passed: bool = True
     replans: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
     parsed: Program | None = field(default=None, repr=False, compare=False)
 
     @property
