@@ -63,7 +63,9 @@ def main(argv: list[str]) -> int:
         sprint = {"action": "sprint", "dir": "forward", "seconds": 1.0}
         frames, wall2 = 0, time.perf_counter()
         for k in range(args.actions // 4):
-            reply = client._json("POST", "/action?interval=0.25&max_frames=8", sprint if k % 2 == 0 else actions[1])
+            reply = client._json(
+                "POST", "/action?interval=0.25&max_frames=8", sprint if k % 2 == 0 else actions[1]
+            )
             frames += len(reply.get("images") or [])
         wall_frames = time.perf_counter() - wall2
     finally:

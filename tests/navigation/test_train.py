@@ -249,7 +249,9 @@ def curve_rows(out: Path) -> list[dict[str, str]]:
 
 def test_imitation_cli_writes_curves_and_a_loadable_policy_then_resumes(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    first = run_cli(tmp_path, [sys.executable], "--device", "cpu", f"train.output_dir={out}", "train.total_steps=16")
+    first = run_cli(
+        tmp_path, [sys.executable], "--device", "cpu", f"train.output_dir={out}", "train.total_steps=16"
+    )
     assert first.returncode == 0, first.stderr[-3000:]
     rows = curve_rows(out)
     assert [r["update"] for r in rows] == ["1"] and rows[0]["env_steps"] == "16"

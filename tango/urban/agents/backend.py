@@ -312,7 +312,9 @@ def choose(options: list[str], evidence: list[str], min_score: float = 0.6) -> s
         return best
     for text in evidence:
         words = set(_WORD.findall(str(text).lower()))
-        holding = [letter for letter, o in zip("ABCD", options) if words and words <= set(_WORD.findall(o.lower()))]
+        holding = [
+            letter for letter, o in zip("ABCD", options) if words and words <= set(_WORD.findall(o.lower()))
+        ]
         if len(holding) == 1:
             return holding[0]
     return ""
