@@ -310,7 +310,6 @@ class GoatTaskConfig(NavTaskConfig):
 
     name: str = "goat"
     plugin: str = "tango.tasks.goat:GoatTask"
-    split: str = "val_unseen"
     success_distance: float = 0.25
     program: str = "episode"
 
