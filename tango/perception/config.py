@@ -29,7 +29,8 @@ class ClipConfig:
 @dataclass
 class DetectorConfig:
     """Which detector: `owlv2`, `owlvit` (transformers; optionally DETR for COCO labels), `yolo` (OpenCV DNN),
-    `oracle` (semantic frame); `path` is a model folder or hub id in the local cache."""
+    `oracle` (semantic frame), `simulated` (semantic frame degraded by the error model in `options`), `none`;
+    `path` is a model folder or hub id in the local cache."""
 
     kind: str = "owlv2"
     path: str = "google/owlv2-base-patch16-ensemble"
@@ -55,7 +56,8 @@ class FilterConfig:
 
 @dataclass
 class ScorerConfig:
-    """Value-map scorer: `clip`, `blip2_itm`, or `text_oracle` (MiniLM over the annotated labels in view)."""
+    """Value-map scorer: `clip`, `blip2_itm`, `text_oracle` (MiniLM over the annotated labels in view),
+    `simulated` (the same with noise; its settings in `options`) or `flat` (0 for every prompt)."""
 
     kind: str = "clip"
     clip: ClipConfig = field(default_factory=ClipConfig)
@@ -63,6 +65,7 @@ class ScorerConfig:
     head: str = "itc"
     text_model: str = ""
     min_pixels: int = 100
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -104,6 +107,7 @@ class DescriptionConfig:
     text_model: str = ""
     min_similarity: float = 0.25
     crop_padding: float = 0.1
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -113,6 +117,7 @@ class RoomConfig:
     kind: str = "clip"
     clip: ClipConfig = field(default_factory=ClipConfig)
     rooms: list[str] = field(default_factory=lambda: list(DEFAULT_ROOMS))
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

@@ -21,7 +21,7 @@ from typing import Any
 from tango.plugins import import_package_modules, load_entry_points
 
 ENTRY_POINT_GROUP = "tango.perception"
-BUILTIN_PACKAGES = ("tango.perception", "tango.perception.oracle")
+BUILTIN_PACKAGES = ("tango.perception", "tango.perception.oracle", "tango.perception.simulated")
 COMPONENTS = ("detector", "scorer", "answerer", "matcher", "description", "room", "memory")
 
 Factory = Callable[[Any, Any], Any]

@@ -74,9 +74,13 @@ def data_path(root: Path, task: str) -> Path:
 
 def eval_config(root: Path, task: str, output_dir: Path, *overrides: str) -> dict[str, Any]:
     """The resolved config `python -m tango.eval task=TASK` builds for the tiny dataset, plus `overrides`; one
-    worker (in this process, where tests patch and wrap things) unless `overrides` name the count."""
+    worker (in this process, where tests patch and wrap things) unless `overrides` name the count, and oracle
+    perception unless they name a preset: these tests check the agent's mechanics against exact ground truth
+    (the eval default is the simulated, degraded detector, tested in tests/perception/test_simulated*.py)."""
     if not any(override.startswith("eval.num_workers=") for override in overrides):
         overrides = ("eval.num_workers=1", *overrides)
+    if not any(override.startswith("perception=") for override in overrides):
+        overrides = ("perception=oracle", *overrides)
     with initialize_config_dir(config_dir=CONFIG_DIR, version_base="1.3"):
         cfg = compose(
             config_name="eval",

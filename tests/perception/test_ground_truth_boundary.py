@@ -18,6 +18,8 @@ GROUND_TRUTH_NAMES = {
 # Where ground truth may be read, and why.
 ALLOWED = {
     "perception/oracle/": "the named oracle components",
+    "perception/simulated/": "the simulated components: ground truth degraded by an error model, registered as "
+    "oracles and named in oracle_components (its blind components read nothing)",
     "sim/": "the simulator renders the semantic frame and loads the annotation",
     "scenes/": "scene and dataset generation writes the ground truth",
     "agent/sim_session.py": "the sensor adapter puts the simulator's semantic frame into the Observation",
