@@ -27,6 +27,8 @@ SHOWN_ELSEWHERE = {
     "configs",
     "metrics",
     "metric_counts",
+    "ci95",
+    "ci95_method",
     "subtasks",
     "task",
     "oracle_components",
@@ -127,29 +129,52 @@ def _table(rows: list[tuple[str, str]], table_id: str) -> str:
     return f'<table class="kv" id="{table_id}">{body}</table>'
 
 
+def _interval(interval: Any) -> str:
+    """A 95% interval beside its mean, or nothing when the summary has none (older runs)."""
+    if not isinstance(interval, list) or len(interval) != 2:
+        return ""
+    return f' <span class="ci" title="95% bootstrap interval">[{_value(interval[0])}, {_value(interval[1])}]</span>'
+
+
 def metrics_table(summary: dict[str, Any]) -> str:
-    """Each metric's mean over episodes (with n), and for multi-goal tasks over all subtasks and per goal type."""
+    """Each metric's mean over episodes (with n) and its 95% interval, and for multi-goal tasks over all
+    subtasks and per goal type (intervals from resampling whole episodes); the method below the table."""
     counts = summary.get("metric_counts") or {}
     episodes = summary.get("metrics") or {}
     subtasks = summary.get("subtasks") or {}
-    columns: list[tuple[str, dict[str, Any], str]] = [("episodes", episodes, "")]
+    columns: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
+        ("episodes", episodes, summary.get("ci95") or {})
+    ]
     if subtasks:
-        columns.append((f"subtasks (n={subtasks.get('count')})", subtasks.get("metrics") or {}, ""))
+        columns.append(
+            (
+                f"subtasks (n={subtasks.get('count')})",
+                subtasks.get("metrics") or {},
+                subtasks.get("ci95") or {},
+            )
+        )
         for goal_type, group in (subtasks.get("by_goal_type") or {}).items():
-            columns.append((f"{goal_type} (n={group.get('count')})", group.get("metrics") or {}, ""))
+            columns.append(
+                (f"{goal_type} (n={group.get('count')})", group.get("metrics") or {}, group.get("ci95") or {})
+            )
     names = list(episodes) + [n for _, values, _ in columns[1:] for n in values if n not in episodes]
     head = "".join(f"<th>{_e(title)}</th>" for title, _, _ in columns)
     body = ""
     for name in dict.fromkeys(names):
         cells = []
-        for index, (_, values, _) in enumerate(columns):
+        for index, (_, values, intervals) in enumerate(columns):
             value = values.get(name)
-            text = "" if value is None else _value(value)
+            text = "" if value is None else _value(value) + _interval(intervals.get(name))
             if index == 0 and value is not None:
                 text += f' <span class="dim">n={counts.get(name, "?")}</span>'
             cells.append(f"<td>{text}</td>")
         body += f"<tr><th>{_e(name)}</th>{''.join(cells)}</tr>"
-    return f'<table class="metrics" id="summary"><thead><tr><th>metric</th>{head}</tr></thead>{body}</table>'
+    method = summary.get("ci95_method")
+    note = f'<p class="note">[lo, hi]: {_e(method)}</p>' if method else ""
+    return (
+        f'<table class="metrics" id="summary"><thead><tr><th>metric</th>{head}</tr></thead>{body}</table>'
+        + note
+    )
 
 
 def run_fields(summary: dict[str, Any]) -> str:

@@ -22,7 +22,7 @@ img.map { height: 110px; image-rendering: pixelated; }
 .badge { padding: 1px 6px; border-radius: 8px; font-size: 12px; }
 .badge.success { background: #c6f6d5; } .badge.failure { background: #fed7d7; } .badge.error { background: #feb2b2; }
 .cause { font-weight: 600; } .note, .reason { color: #4a5568; font-size: 12px; } .reason { color: #9b2c2c; }
-.dim { color: #a0aec0; }
+.dim { color: #a0aec0; } .ci { color: #4a5568; font-size: 12px; }
 pre { margin: 0; white-space: pre-wrap; font-size: 12px; max-width: 48em; }
 .charts { display: flex; flex-wrap: wrap; gap: 18px; }
 svg.chart { border: 1px solid #e2e8f0; background: #fff; }

@@ -1,4 +1,5 @@
-"""summary.json: per-metric means over all attempted episodes (errors scored as failures), counts, cost."""
+"""summary.json: per-metric means over all attempted episodes (errors scored as failures), each with its 95%
+interval (`ci95`, tango.stats: percentile bootstrap over episodes), counts, cost."""
 
 from __future__ import annotations
 
@@ -7,9 +8,14 @@ from typing import Any
 
 from rich.table import Table
 
+from tango.stats import RESAMPLES, SEED, ratio_cis
 from tango.tasks.measures import aggregate_subtasks, scoring_rules
 
 PROGRAM_SOURCES = ("model", "cache", "template", "fallback", "replay", "none")
+CI_METHOD = (
+    f"95% percentile bootstrap over episodes ({RESAMPLES} resamples, seed {SEED}); pooled subtask figures "
+    "resample whole episodes (a cluster bootstrap: an episode's subtasks are not independent)"
+)
 
 
 def program_source_kind(generation: dict[str, Any] | None, program_source: str) -> str:
@@ -56,6 +62,54 @@ def sensor_presets(records: list[dict[str, Any]]) -> list[str]:
     return sorted({str((record.get("sensors") or {}).get("preset", "unknown")) for record in records})
 
 
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _intervals(
+    sums: list[list[float]], counts: list[list[float]], names: list[str]
+) -> dict[str, list[float]]:
+    """`ci95` of each named column (tango.stats.ratio_cis: one row per episode, resampled together)."""
+    found = ratio_cis(sums, counts) if names else []
+    return {name: list(interval) for name, interval in zip(names, found) if interval is not None}
+
+
+def episode_intervals(records: list[dict[str, Any]]) -> dict[str, list[float]]:
+    """`ci95` of each episode metric's mean, over the episodes that have the metric."""
+    names = sorted({k for r in records for k, v in (r.get("metrics") or {}).items() if _number(v)})
+    rows = [r.get("metrics") or {} for r in records]
+    sums = [[float(m[k]) if _number(m.get(k)) else 0.0 for k in names] for m in rows]
+    counts = [[1.0 if _number(m.get(k)) else 0.0 for k in names] for m in rows]
+    return _intervals(sums, counts, names)
+
+
+def subtask_intervals(
+    records: list[dict[str, Any]], goal_types: list[str]
+) -> dict[str, dict[str, list[float]]]:
+    """`ci95` of each pooled subtask metric, over all subtasks ("") and per goal type, resampling episodes whole
+    (per episode, a metric's sum and count over its subtasks of the group)."""
+    episodes = [[r for r in record.get("subtasks") or [] if isinstance(r, dict)] for record in records]
+    names = sorted({k for rows in episodes for row in rows for k, v in row.items() if _number(v)})
+    columns = [(group, name) for group in ["", *goal_types] for name in names]
+    sums, counts = [], []
+    for rows in episodes:
+        sums.append([0.0] * len(columns))
+        counts.append([0.0] * len(columns))
+        for row in rows:
+            kind = str(row.get("goal_type", "unknown"))
+            for j, (group, name) in enumerate(columns):
+                if (not group or group == kind) and _number(row.get(name)):
+                    sums[-1][j] += float(row[name])
+                    counts[-1][j] += 1.0
+    labels = [f"{group}\t{name}" for group, name in columns]
+    found = _intervals(sums, counts, labels)
+    grouped: dict[str, dict[str, list[float]]] = {group: {} for group in ["", *goal_types]}
+    for label, interval in found.items():
+        group, name = label.split("\t")
+        grouped[group][name] = interval
+    return grouped
+
+
 def _failure_category(reason: str) -> str:
     """The part of a failure reason before the first colon, used to group reasons."""
     return reason.split(":", 1)[0].strip()
@@ -73,7 +127,8 @@ def summarize(
     Metric means are over every attempted episode: the harness gives an episode that raised its task's failure
     metrics (e.g. success 0), so an error lowers the mean instead of vanishing from it. A metric that some
     episodes lack (e.g. an LLM-Match score the judge could not give) is averaged over those that have it, and
-    `metric_counts` says over how many.
+    `metric_counts` says over how many. `ci95` holds each mean's 95% interval (`ci95_method` says how), and so
+    do the pooled and per-goal-type subtask figures of multi-goal tasks.
     """
     records = sorted(
         records, key=lambda record: str(record["episode_id"])
@@ -105,6 +160,8 @@ def summarize(
         "judge_errors": sum(1 for record in records if (record.get("extra") or {}).get("judge_error")),
         "metrics": {name: sums[name] / counts[name] for name in sorted(sums)},
         "metric_counts": {name: counts[name] for name in sorted(counts)},
+        "ci95": episode_intervals(records),
+        "ci95_method": CI_METHOD,
         "total_steps": total_steps,
         "wall_time_s": wall_time_s,
         "episode_time_s": episode_time,
@@ -124,8 +181,18 @@ def summarize(
         "configs": configs or {},
     }
     if subtasks:
-        summary["subtasks"] = aggregate_subtasks(subtasks)
+        pooled = aggregate_subtasks(subtasks)
+        intervals = subtask_intervals(records, list(pooled["by_goal_type"]))
+        pooled["ci95"] = intervals[""]
+        for goal_type, group in pooled["by_goal_type"].items():
+            group["ci95"] = intervals[goal_type]
+        summary["subtasks"] = pooled
     return summary
+
+
+def with_interval(value: float, interval: list[float] | None) -> str:
+    """A mean with its 95% interval, as the table and report show it: 0.7500 [0.6000, 0.9000]."""
+    return f"{value:.4f}" if not interval else f"{value:.4f} [{interval[0]:.4f}, {interval[1]:.4f}]"
 
 
 def summary_table(summary: dict[str, Any], causes: dict[str, int] | None = None) -> Table:
@@ -133,22 +200,23 @@ def summary_table(summary: dict[str, Any], causes: dict[str, int] | None = None)
     of the run's breakdown when there is one."""
     table = Table(title=f"tango eval: {summary['task']}", show_header=True)
     table.add_column("measure")
-    table.add_column("value", justify="right")
+    table.add_column("value [95% interval]", justify="right")
     table.add_row("episodes", f"{summary['num_episodes']} ({summary['num_errors']} errors)")
+    intervals = summary.get("ci95") or {}
     for name, value in summary["metrics"].items():
-        table.add_row(name, f"{value:.4f}")
+        table.add_row(name, with_interval(value, intervals.get(name)))
     subtasks = summary.get("subtasks")
     if subtasks:
         table.add_row("subtasks", str(subtasks["count"]))
         for name in ("success", "spl"):
             if name in subtasks["metrics"]:
-                table.add_row(f"subtask {name}", f"{subtasks['metrics'][name]:.4f}")
+                shown = with_interval(subtasks["metrics"][name], (subtasks.get("ci95") or {}).get(name))
+                table.add_row(f"subtask {name}", shown)
         for goal_type, group in subtasks["by_goal_type"].items():
             for name in ("success", "spl"):
                 if name in group["metrics"]:
-                    table.add_row(
-                        f"  {goal_type} {name} (n={group['count']})", f"{group['metrics'][name]:.4f}"
-                    )
+                    shown = with_interval(group["metrics"][name], (group.get("ci95") or {}).get(name))
+                    table.add_row(f"  {goal_type} {name} (n={group['count']})", shown)
     for reason, count in sorted(summary["errors_by_reason"].items()):
         table.add_row(f"error: {reason}", str(count))
     for reason, count in sorted(summary["failure_reasons"].items()):

@@ -3,19 +3,29 @@
 The field names are the published ones (habitat-lab ObjectNav-v1, HM3D-OVON, GOAT-Bench); see FORMATS.md.
 The loaders' `read_episodes` returns the good episodes with one named problem per malformed episode
 (`tango.tasks.fields.Loaded`), and `load_episodes` refuses the whole file at the first one.
+
+What scoring uses is validated (positions, ids, categories); what it does not use is tolerated as habitat-lab
+tolerates it. A view point's rotation is such a field: habitat-lab stores it unchecked and its measures use only
+the view point's position. The published MP3D ObjectNav val_mini holds view point rotations of norm 0.98356
+and 1.03734 (habitat-challenge, challenge-2021, objectgoal_mp3d/val_mini); they are normalised and counted in one
+warning per split read, instead of failing the episodes that use the goal.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from tango.tasks.fields import (
+    QUATERNION_NORM_TOLERANCE,
     DatasetError,
     FieldError,
     Loaded,
@@ -32,6 +42,55 @@ from tango.tasks.fields import (
 )
 
 T = TypeVar("T")
+LOG = logging.getLogger(__name__)
+_NORMALISED: ContextVar[list[float] | None] = ContextVar("normalised_view_rotations", default=None)
+"""The norms of the view point rotations normalised during the current split read (see rotation_warning)."""
+
+
+@contextmanager
+def rotation_warning(where: str | os.PathLike[str]) -> Iterator[list[float]]:
+    """Collect the view point rotations normalised while reading a split and log them in one warning at the end
+    (the norms found, so a reader can judge); yields the list of norms."""
+    norms: list[float] = []
+    token = _NORMALISED.set(norms)
+    try:
+        yield norms
+    finally:
+        _NORMALISED.reset(token)
+        if norms:
+            LOG.warning(
+                "%s: %d view point rotation(s) were not unit quaternions (norms %.5g to %.5g); normalised, as "
+                "scoring uses view point positions only and habitat-lab loads them unchecked",
+                where, len(norms), min(norms), max(norms),
+            )  # fmt: skip
+
+
+def view_rotation(value: Any, name: str) -> Quat:
+    """A view point's rotation [x, y, z, w]: four finite numbers, normalised when its norm is off by more than
+    the tolerance (counted for rotation_warning); a zero quaternion, which has no direction, is refused."""
+    try:
+        return quat(value, name)
+    except FieldError:
+        q = _four_floats(value, name)
+        norm = math.sqrt(sum(v * v for v in q))
+        if norm < QUATERNION_NORM_TOLERANCE:
+            raise FieldError(name, f"must be a rotation quaternion [x, y, z, w], got {list(q)}") from None
+    norms = _NORMALISED.get()
+    if norms is not None:
+        norms.append(norm)
+    return (q[0] / norm, q[1] / norm, q[2] / norm, q[3] / norm)
+
+
+def _four_floats(value: Any, name: str) -> tuple[float, ...]:
+    """Four finite numbers (FieldError otherwise), unchecked for norm."""
+    numbers = (
+        isinstance(value, (list, tuple))
+        and len(value) == 4
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in value)
+    )
+    if numbers:
+        return tuple(float(v) for v in value)
+    raise FieldError(name, f"must be a list of 4 finite numbers, got {short(value)}")
 
 
 @dataclass(frozen=True)
@@ -110,7 +169,9 @@ def parse_view_point(raw: Any, name: str) -> ViewPoint:
     return ViewPoint(
         agent_state=AgentState(
             position=vec3(require(state, "position", f"{name}.agent_state"), f"{name}.agent_state.position"),
-            rotation=quat(require(state, "rotation", f"{name}.agent_state"), f"{name}.agent_state.rotation"),
+            rotation=view_rotation(
+                require(state, "rotation", f"{name}.agent_state"), f"{name}.agent_state.rotation"
+            ),
         ),
         iou=float(iou or 0.0),
     )
@@ -254,20 +315,21 @@ def read_nav_episodes(
     OVONDistanceToGoal). Without goals_by_category, an episode's own `goals` list is used (habitat-lab's
     dedup_goals reads the same).
     """
-    _, split_data, sources = split_sources(path)
+    split_file, split_data, sources = split_sources(path)
     shared = split_data.get("goals_by_category", {})
     loaded: Loaded[NavEpisode] = Loaded([])
-    for file, data in sources:
-        table = GoalTable(
-            "goals_by_category",
-            goal_table(file, data, shared, "goals_by_category"),
-            lambda raw, name: parse_object_goal(raw, name, object_id),
-        )
-        part = parse_each(
-            file, data["episodes"], partial(_nav_episode, file=file, table=table, object_id=object_id)
-        )
-        loaded.episodes.extend(part.episodes)
-        loaded.problems.extend(part.problems)
+    with rotation_warning(split_file):
+        for file, data in sources:
+            table = GoalTable(
+                "goals_by_category",
+                goal_table(file, data, shared, "goals_by_category"),
+                lambda raw, name: parse_object_goal(raw, name, object_id),
+            )
+            part = parse_each(
+                file, data["episodes"], partial(_nav_episode, file=file, table=table, object_id=object_id)
+            )
+            loaded.episodes.extend(part.episodes)
+            loaded.problems.extend(part.problems)
     return loaded
 
 

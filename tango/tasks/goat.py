@@ -31,6 +31,7 @@ from tango.tasks.episodes import (
     children,
     goal_table,
     goals_key,
+    rotation_warning,
     split_sources,
     view_points,
 )
@@ -145,11 +146,12 @@ def read_episodes(path: str | os.PathLike[str]) -> Loaded[GoatEpisode]:
     shared = split_data.get("goals", {})
     facts = _description_facts(split_file.parent / FACTS_FILE)
     loaded: Loaded[GoatEpisode] = Loaded([])
-    for file, data in sources:
-        table = GoalTable("goals", goal_table(file, data, shared, "goals"), _goal)
-        part = parse_each(file, data["episodes"], partial(_episode, file=file, table=table, facts=facts))
-        loaded.episodes.extend(part.episodes)
-        loaded.problems.extend(part.problems)
+    with rotation_warning(split_file):
+        for file, data in sources:
+            table = GoalTable("goals", goal_table(file, data, shared, "goals"), _goal)
+            part = parse_each(file, data["episodes"], partial(_episode, file=file, table=table, facts=facts))
+            loaded.episodes.extend(part.episodes)
+            loaded.problems.extend(part.problems)
     return loaded
 
 

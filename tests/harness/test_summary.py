@@ -111,3 +111,51 @@ def test_summary_names_the_oracle_components_and_counts_program_sources() -> Non
 def test_a_run_without_oracles_says_so() -> None:
     records = [_record("a", 1.0, 5, perception={"name": "owlv2", "oracle_components": []})]
     assert summarize(records, "objectnav", wall_time_s=1.0)["oracle_components"] == []
+
+
+def test_every_mean_has_a_95_interval_that_contains_it() -> None:
+    records = [_record(f"e{i:02d}", 1.0 if i % 3 else 0.0, 10) for i in range(30)]
+    records[4]["metrics"]["llm_match"] = 50.0
+    summary = summarize(records, "objectnav", wall_time_s=1.0)
+    assert set(summary["ci95"]) == set(summary["metrics"])
+    for name, (lo, hi) in summary["ci95"].items():
+        assert lo <= summary["metrics"][name] <= hi
+    assert summary["ci95"]["llm_match"] == [50.0, 50.0]  # one episode has it: nothing to resample
+    assert summary["ci95"]["success"][1] - summary["ci95"]["success"][0] > 0.2  # 30 episodes, SR 2/3
+    assert "10000 resamples" in summary["ci95_method"]
+    rows = [str(cell) for column in summary_table(summary).columns for cell in column._cells]
+    lo, hi = summary["ci95"]["success"]
+    assert f"{summary['metrics']['success']:.4f} [{lo:.4f}, {hi:.4f}]" in rows
+
+
+def test_pooled_subtask_intervals_resample_whole_episodes() -> None:
+    # 20 episodes of 4 subtasks, each episode all-success or all-failure: the pooled interval must be as wide as
+    # that of 20 units, not 80
+    records = [
+        {"episode_id": f"e{i:02d}", "metrics": {"success": float(i % 2)},
+         "subtasks": [{"goal_type": "object" if j % 2 else "image", "success": float(i % 2)} for j in range(4)]}
+        for i in range(20)
+    ]  # fmt: skip
+    summary = summarize(records, "goat", wall_time_s=1.0)
+    pooled = summary["subtasks"]
+    assert pooled["ci95"]["success"] == pytest.approx(summary["ci95"]["success"], abs=0.051)
+    for group in pooled["by_goal_type"].values():
+        lo, hi = group["ci95"]["success"]
+        assert lo <= group["metrics"]["success"] <= hi
+        assert hi - lo > 0.3
+
+
+def test_report_shows_each_interval_beside_its_mean() -> None:
+    from tango.harness.report import metrics_table
+
+    records = [
+        {"episode_id": f"e{i}", "metrics": {"success": float(i % 2)},
+         "subtasks": [{"goal_type": "object", "success": float(i % 2)}]}
+        for i in range(6)
+    ]  # fmt: skip
+    summary = summarize(records, "goat", wall_time_s=1.0)
+    page = metrics_table(summary)
+    lo, hi = summary["ci95"]["success"]
+    assert f'0.5 <span class="ci" title="95% bootstrap interval">[{lo:.4g}, {hi:.4g}]</span>' in page
+    assert page.count('class="ci"') == 3  # episodes, pooled subtasks, the one goal type
+    assert "percentile bootstrap over episodes" in page
