@@ -25,7 +25,7 @@ def _parser() -> argparse.ArgumentParser:
         "--scenes", type=int, default=DEFAULT_CONFIG.num_scenes, help="apartments of the val split"
     )
     gen.add_argument(
-        "--test-scenes", type=int, default=DEFAULT_CONFIG.test_scenes, help="apartments of the test split"
+        "--test-scenes", type=int, default=0, help="apartments of the test split (the default dataset has 10)"
     )
     gen.add_argument("--seed", type=int, default=0)
     gen.add_argument("--overwrite", action="store_true", help="replace an existing dataset folder")
