@@ -20,6 +20,7 @@ from typing import Any
 from tango.harness.report_charts import Group, count_bars, rate_bars
 from tango.harness.report_rows import Row, episode_rows, row_html
 from tango.harness.report_style import SCRIPT, STYLE
+from tango.stats import ratio_cis
 
 LOG = logging.getLogger(__name__)
 REPORT_FILE = "report.html"
@@ -199,14 +200,34 @@ def goal_groups(rows: list[Row]) -> list[Group]:
         grouped = {(types.pop() if len(types) == 1 else "") or "all": rows}
     largest = sorted(grouped.items(), key=lambda item: -len(item[1]))[:MAX_GROUPS]
     return [
-        Group(label, len(members), (_mean([r.score for r in members]), _mean([r.spl for r in members])))
+        Group(
+            label, len(members), (_mean([r.score for r in members]), _mean([r.spl for r in members])),
+            group_intervals(members, ("score", "spl")),
+        )
         for label, members in sorted(largest)
-    ]
+    ]  # fmt: skip
 
 
 def _mean(values: list[float | None]) -> float | None:
     known = [v for v in values if v is not None]
     return sum(known) / len(known) if known else None
+
+
+def group_intervals(rows: list[Row], fields: tuple[str, ...]) -> tuple[tuple[float, float] | None, ...]:
+    """The 95% interval of each field's mean over these rows, resampling whole episodes (a GOAT episode's
+    subtasks are not independent; an ObjectNav episode is one row): tango.stats.ratio_cis."""
+    by_episode: dict[str, list[list[float]]] = {}
+    for row in rows:
+        sums_counts = by_episode.setdefault(row.episode_id, [[0.0] * len(fields), [0.0] * len(fields)])
+        for j, name in enumerate(fields):
+            value = getattr(row, name)
+            if value is not None:
+                sums_counts[0][j] += float(value)
+                sums_counts[1][j] += 1.0
+    if not by_episode:
+        return tuple(None for _ in fields)
+    found = ratio_cis([s for s, _ in by_episode.values()], [c for _, c in by_episode.values()])
+    return tuple(found)
 
 
 def _length_groups(rows: list[Row]) -> list[Group]:
@@ -219,7 +240,8 @@ def _length_groups(rows: list[Row]) -> list[Group]:
     for row in rows:
         if row.steps is not None:
             bins[row.steps // width].append(row)
-    return [Group(f"{b * width}-{(b + 1) * width - 1}", len(m), (_mean([r.score for r in m]),))
+    return [Group(f"{b * width}-{(b + 1) * width - 1}", len(m), (_mean([r.score for r in m]),),
+                  group_intervals(m, ("score",)))
             for b, m in sorted(bins.items())]  # fmt: skip
 
 

@@ -1,5 +1,6 @@
-"""Inline SVG charts for report.html (no script, stylesheet or network): grouped bars of rates per group, and
-horizontal bars of counts. Every number drawn is also written as text on the chart."""
+"""Inline SVG charts for report.html (no script, stylesheet or network): grouped bars of rates per group, with
+their 95% intervals as whiskers, and horizontal bars of counts. Every number drawn is also written as text on
+the chart (a bar's interval in its tooltip)."""
 
 from __future__ import annotations
 
@@ -14,11 +15,13 @@ LEFT, BOTTOM, TOP = 36, 44, 34
 
 @dataclass(frozen=True)
 class Group:
-    """One group of bars: its label, how many items it pools, and one value in [0, 1] per series."""
+    """One group of bars: its label, how many items it pools, one value in [0, 1] per series and, when known,
+    each value's 95% interval (drawn as a whisker)."""
 
     label: str
     count: int
     values: tuple[float | None, ...]
+    intervals: tuple[tuple[float, float] | None, ...] = ()
 
 
 def _e(text: object) -> str:
@@ -39,7 +42,8 @@ def _svg_open(title: str, height: int) -> str:
 
 
 def rate_bars(title: str, series: Sequence[str], groups: Sequence[Group]) -> str:
-    """Grouped vertical bars of rates (0 to 1) with the value above each bar and `n=` under each group."""
+    """Grouped vertical bars of rates (0 to 1) with the value above each bar, its interval as a whisker and
+    `n=` under each group."""
     if not groups:
         return ""
     plot_w, plot_h = WIDTH - LEFT - 10, HEIGHT - BOTTOM - TOP
@@ -58,10 +62,14 @@ def rate_bars(title: str, series: Sequence[str], groups: Sequence[Group]) -> str
             height = plot_h * max(0.0, min(1.0, value))
             x, y = x0 + number * bar, TOP + plot_h - height
             colour = COLOURS[number % len(COLOURS)]
+            interval = group.intervals[number] if number < len(group.intervals) else None
+            shown = f"{value:.3f}" + ("" if interval is None else f" [{interval[0]:.3f}, {interval[1]:.3f}]")
             parts.append(
                 f'<rect x="{x:.1f}" y="{y:.1f}" width="{bar - 2:.1f}" height="{height:.1f}" fill="{colour}">'
-                f"<title>{_e(group.label)} {_e(series[number])}: {value:.3f} (n={group.count})</title></rect>"
+                f"<title>{_e(group.label)} {_e(series[number])}: {shown} (n={group.count})</title></rect>"
             )
+            if interval is not None:
+                parts.append(_whisker(x + bar / 2 - 1, TOP, plot_h, interval))
             parts.append(
                 f'<text x="{x + bar / 2 - 1:.1f}" y="{y - 3:.1f}" class="value" text-anchor="middle">'
                 f"{value:.2f}</text>"
@@ -83,6 +91,18 @@ def rate_bars(title: str, series: Sequence[str], groups: Sequence[Group]) -> str
         parts.append(f'<text x="{x + 14}" y="{HEIGHT - 3}" class="tick">{_e(name)}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _whisker(x: float, top: float, plot_h: float, interval: tuple[float, float]) -> str:
+    """A vertical line from the interval's low to its high end, with caps, over a bar centred at x."""
+    low, high = (top + plot_h * (1 - max(0.0, min(1.0, v))) for v in interval)
+    caps = "".join(
+        f'<line x1="{x - 3:.1f}" x2="{x + 3:.1f}" y1="{y:.1f}" y2="{y:.1f}"/>' for y in (low, high)
+    )
+    return (
+        f'<g class="ci" stroke="#1a202c" stroke-width="1"><line x1="{x:.1f}" x2="{x:.1f}" y1="{low:.1f}" '
+        f'y2="{high:.1f}"/>{caps}</g>'
+    )
 
 
 def count_bars(title: str, counts: Sequence[tuple[str, int]]) -> str:

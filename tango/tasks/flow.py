@@ -89,7 +89,7 @@ class EpisodeRun(Protocol):
 
     @property
     def steps(self) -> int:
-        """Environment steps taken in the current (sub)task."""
+        """Environment steps taken since the episode started (the episode's one step budget)."""
         ...
 
     @property
@@ -102,7 +102,7 @@ class EpisodeRun(Protocol):
         ...
 
     def begin_subtask(self, inputs: dict[str, Any], first: bool) -> None:
-        """A fresh step budget and goal inputs for the next subtask; the agent keeps its maps and memory."""
+        """Goal inputs for the next subtask; the agent keeps its maps, memory and the episode's step budget."""
         ...
 
     def render_goal(

@@ -307,11 +307,13 @@ POOLED_METRICS = ("success", "spl", "soft_spl", "distance_to_goal", "lenient_suc
 
 @dataclass
 class GoatTaskConfig(NavTaskConfig):
-    """configs/task/goat.yaml; `max_steps` is per subtask; `program` is `episode` (one program for the whole
-    multi-goal episode, the paper's way) or `subtask` (one program per subtask from its own instruction)."""
+    """configs/task/goat.yaml; `max_steps` is the episode's step budget, shared by its subtasks (GOAT-Bench's
+    `environment.max_episode_steps`, 5000); `program` is `episode` (one program for the whole multi-goal
+    episode, the paper's way) or `subtask` (one program per subtask from its own instruction)."""
 
     name: str = "goat"
     plugin: str = "tango.tasks.goat:GoatTask"
+    max_steps: int = 5000
     success_distance: float = 0.25
     program: str = "episode"
 
@@ -321,8 +323,9 @@ class GoatTaskConfig(NavTaskConfig):
 
 
 class GoatFlow(HabitatFlow):
-    """Subtasks in sequence from where the previous one ended, with the agent's maps and memory kept; each
-    subtask is scored at its first stop and its SPL restarts. Programs: tango.tasks.goat_program."""
+    """Subtasks in sequence from where the previous one ended, with the agent's maps and memory kept and one
+    step budget for the episode; each subtask is scored at its first stop and its SPL restarts; subtasks left
+    when the budget is spent score 0, never attempted. Programs: tango.tasks.goat_program."""
 
     schema = GoatTaskConfig
     data_file = "goat/{split}/{split}.json.gz"
@@ -370,12 +373,15 @@ class GoatFlow(HabitatFlow):
         else:
             records, runs = [], []
             for index, (subtask, phrase) in enumerate(zip(episode.tasks, scores.phrases)):
+                if scores.budget_spent:
+                    break
                 inputs = self.goal_inputs(subtask, run)
                 scores.pictures[index] = inputs["goal_image"]
                 scores.begin(inputs)
                 records.append(run.program(phrase))
                 runs.append(run.execute(records[-1], stop_when_done=True))
                 scores.score()
+            scores.unreached()
         run.finish([goal.position for subtask in episode.tasks for goal in subtask.goals])
         return self._result(spec, episode, scores.rows, records, runs)
 

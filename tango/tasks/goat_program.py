@@ -6,9 +6,10 @@ program whose subgoals run in order. Its stop() calls map to subtasks by one rul
 
 - subtask 0 is active when the program starts; the k-th stop() ends subtask k, which is scored at that stop
   exactly as in `subtask` mode (success within the radius of the stop, SPL over the path walked since the
-  subtask began); subtask k+1 begins there at once, with a fresh step budget of `task.max_steps`;
-- a subtask whose step budget runs out ends unstopped where the agent is (a failure, as in `subtask` mode),
-  and so does the program: one program cannot be resumed at the next subgoal's code;
+  subtask began); subtask k+1 begins there at once;
+- the step budget is the episode's, `task.max_steps` (5000, GOAT-Bench's `environment.max_episode_steps`),
+  shared by its subtasks in both modes: when it runs out, the active subtask ends unstopped where the agent
+  is (a failure) and so does the program, and every later subtask scores 0 with `attempted` 0;
 - a program that ends cleanly (returns or runs out of statements) stops the active subtask where it ended, as
   the paper's programs simply return; after an error the active subtask is scored unstopped;
 - subtasks the program never reached score 0 (success, SPL, soft SPL) with `attempted` 0; stop() calls after
@@ -77,12 +78,14 @@ def episode_inputs(tasks: Sequence[GoatSubtask], pictures: list[GoalImage]) -> d
 
 @dataclass
 class _Active:
-    """The subtask being worked on: its goals, where it started and the path walked before it."""
+    """The subtask being worked on: its goals, where it started, the path walked and the episode steps taken
+    before it."""
 
     index: int
     goals: list[Any]
     start_distance: float
     walked_before: float
+    steps_before: int
 
 
 def shown_goal(
@@ -120,14 +123,20 @@ class SubtaskScores:
     def done(self) -> bool:
         return len(self.rows) == len(self.tasks)
 
+    @property
+    def budget_spent(self) -> bool:
+        """Whether the episode's step budget (shared by its subtasks) is used up."""
+        return self.run.steps >= self.rules.max_steps
+
     def begin(self, inputs: dict[str, Any]) -> None:
-        """Start the next subtask from where the agent is (fresh step budget, the given goal inputs)."""
+        """Start the next subtask from where the agent is, with the given goal inputs and what is left of the
+        episode's step budget."""
         index = len(self.rows)
         subtask = self.tasks[index]
         self.run.begin_subtask(inputs, first=index == 0)
         goals = goal_points(subtask.goals, self.rules.distance_to)
         start = self.run.geodesic_distance(self.run.position(), goals)
-        self.active = _Active(index, goals, start, self.run.path_length)
+        self.active = _Active(index, goals, start, self.run.path_length, self.run.steps)
         self.run.trace("subtask", index=index, goal_type=subtask.goal_type, instruction=self.phrases[index])
 
     def score(self) -> None:
@@ -142,7 +151,7 @@ class SubtaskScores:
                 "goal_type": subtask.goal_type,
                 **shown,
                 **metrics,
-                "num_steps": self.run.steps,
+                "num_steps": self.run.steps - active.steps_before,
                 "attempted": 1.0,
             }
         )

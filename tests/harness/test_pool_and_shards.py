@@ -68,6 +68,7 @@ def test_merged_shards_equal_the_unsharded_run(tmp_path: Path) -> None:
     merged = json.loads((tmp_path / "merged" / "summary.json").read_text())
     full = json.loads((tmp_path / "full" / "summary.json").read_text())
     assert merged["metrics"] == full["metrics"]
+    assert merged["ci95"] == full["ci95"] and set(merged["ci95"]) == set(merged["metrics"])
     assert merged["num_episodes"] == merged["num_planned"] == 7
     assert (tmp_path / "merged" / "traces" / "fake-005.jsonl").is_file()
 

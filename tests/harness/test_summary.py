@@ -159,3 +159,28 @@ def test_report_shows_each_interval_beside_its_mean() -> None:
     assert f'0.5 <span class="ci" title="95% bootstrap interval">[{lo:.4g}, {hi:.4g}]</span>' in page
     assert page.count('class="ci"') == 3  # episodes, pooled subtasks, the one goal type
     assert "percentile bootstrap over episodes" in page
+
+
+def test_report_charts_draw_each_rate_with_its_interval_resampling_episodes() -> None:
+    from tango.harness.report import goal_groups
+    from tango.harness.report_charts import rate_bars
+    from tango.harness.report_rows import Row
+    from tango.stats import bootstrap_ci
+
+    # 10 episodes of 2 image subtasks each, both succeeded in 5 episodes and failed in 5
+    rows = [
+        Row(f"e{i}", j, "image", "bed", "x", score=float(i % 2), spl=float(i % 2) / 2)
+        for i in range(10)
+        for j in range(2)
+    ]
+    rows += [Row(f"e{i}", 2, "object", "chair", "x", score=1.0, spl=1.0) for i in range(10)]
+    groups = {group.label: group for group in goal_groups(rows)}
+    image = groups["image"]
+    assert image.values == (0.5, 0.25)
+    episodes_only = [0.0, 1.0] * 5  # one value per episode: what resampling whole episodes must give
+    assert image.intervals[0] == pytest.approx(bootstrap_ci(episodes_only))
+    assert groups["object"].intervals[0] == (1.0, 1.0)
+    svg = rate_bars("success", ("success", "SPL"), list(groups.values()))
+    assert svg.count('<g class="ci"') == 4
+    lo, hi = image.intervals[0]
+    assert f"0.500 [{lo:.3f}, {hi:.3f}] (n=20)" in svg

@@ -50,7 +50,8 @@ RUNS = {
 """Run name -> (task, number of episodes, overrides): the default loop, GOAT with one program per subtask and one
 per episode, and VLFM's explored-area method."""
 MAX_STEPS = 150
-"""Step budget per episode (per subtask for GOAT): short, yet long enough to explore, plan and stop."""
+"""Step budget per episode (GOAT: shared by its subtasks, as GOAT-Bench): short, yet long enough to explore, plan
+and stop."""
 ACTION_CODES = {"stop": "S", "move_forward": "F", "turn_left": "L", "turn_right": "R", "look_up": "U",
                 "look_down": "D"}  # fmt: skip
 RECORD_KEYS = ("metrics", "num_steps", "subtasks", "failure_reason", "program")

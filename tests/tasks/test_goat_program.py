@@ -27,8 +27,9 @@ from tango.tasks.goat_program import (
 from tango.tasks.measures import navigation_metrics
 
 MAX_STEPS = 10
+"""The episode's step budget, shared by its subtasks."""
 RADIUS = 1.0
-RULES = GoatTaskConfig(success_distance=RADIUS, lenient_success_distance=None)
+RULES = GoatTaskConfig(success_distance=RADIUS, lenient_success_distance=None, max_steps=MAX_STEPS)
 
 
 def subtask(x: float, goal_type: str = "object", category: str = "chair") -> GoatSubtask:
@@ -62,7 +63,7 @@ class ScriptedRun:
         return self.walked
 
     def begin_subtask(self, inputs: dict[str, Any], first: bool) -> None:
-        self.steps, self.stops = 0, []
+        self.stops = []  # the step count is the episode's: it carries on
         self.begun.append(inputs)
 
     def position(self) -> np.ndarray:
@@ -172,13 +173,33 @@ def test_a_clean_end_stops_the_active_subtask_and_later_ones_were_never_attempte
     }  # fmt: skip
 
 
-def test_a_used_up_step_budget_fails_the_active_subtask_unstopped_and_ends_the_program() -> None:
+def test_a_used_up_episode_budget_fails_the_active_subtask_unstopped_and_ends_the_program() -> None:
     tasks = [subtask(1.0), subtask(30.0), subtask(1.0)]
     _, rows = play([*walk(1.0, 1), ("stop",), *walk(30.0, 30), ("stop",), ("stop",)], tasks)
-    assert rows[0]["success"] == 1.0
+    assert rows[0]["success"] == 1.0 and rows[0]["num_steps"] == 1
     assert rows[1]["called_stop"] == 0.0 and rows[1]["success"] == 0.0
-    assert rows[1]["num_steps"] == MAX_STEPS
+    # one budget for the episode: subtask 0 spent 1 of its steps, subtask 1 the remaining 9
+    assert rows[1]["num_steps"] == MAX_STEPS - 1
     assert rows[2]["attempted"] == 0.0 and rows[2]["success"] == 0.0
+
+
+def test_subtask_programs_share_the_episode_budget_and_later_subtasks_are_not_attempted() -> None:
+    tasks = (subtask(0.5), subtask(2.0), subtask(3.0))
+    episode = GoatEpisode("8", "apt.glb", (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0), tasks)
+    flow = GoatFlow(GoatTaskConfig(program="subtask", success_distance=RADIUS, max_steps=MAX_STEPS))
+    run = ScriptedRun([*walk(0.5, 6), ("stop",)])  # each subtask program walks 6 steps, then stops
+    result = flow.run(flow.spec(episode), run)  # type: ignore[arg-type]
+    rows = result.subtasks
+    assert [r["num_steps"] for r in rows] == [6, 4, 0]
+    assert rows[0]["success"] == 1.0
+    assert rows[1]["called_stop"] == 0.0 and rows[1]["attempted"] == 1.0  # the budget ran out on its way
+    assert rows[2]["attempted"] == 0.0 and rows[2]["success"] == 0.0
+    assert len(run.instructions) == 2, "no program is written for a subtask the budget cannot reach"
+    assert result.num_steps == MAX_STEPS
+
+
+def test_goat_budget_is_goat_benchs_5000_steps_per_episode() -> None:
+    assert GoatTaskConfig().max_steps == 5000
 
 
 def test_after_an_error_the_active_subtask_is_scored_where_the_agent_is_without_a_stop() -> None:

@@ -128,8 +128,6 @@ class SimEpisode:
         )
 
     def begin_subtask(self, inputs: dict[str, Any], first: bool) -> None:
-        budget = Budget(max_steps=self.runner.task.max_steps)
-        self.agent.budget = self.agent_context.budget = budget
         self.agent_context.inputs = inputs
         self.stops.clear()
         if not first:
