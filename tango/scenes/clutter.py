@@ -68,7 +68,10 @@ def _place(f: RoomFurnisher, category: str, anchor: PlacedObject | None) -> Plac
 
 
 def add_lookalikes(f: RoomFurnisher, config: ClutterConfig) -> None:
-    """A confusable object beside each target instance of the room, each with `lookalike_probability`."""
+    """A confusable object beside each target instance of the room, each with `lookalike_probability` (no
+    random draw at all when it is 0, so homes without look-alikes are the synthetic-v2 homes, draw for draw)."""
+    if config.lookalike_probability <= 0:
+        return
     for anchor in list(f.objects):
         options = LOOKALIKES.get(anchor.category)
         if options and f.rng.random() < config.lookalike_probability:
