@@ -32,13 +32,14 @@ class NavigationConfig:
     pointnav_device: str = "cpu"
 
 
-FRONTIER_POLICIES = ("value", "random")
+FRONTIER_POLICIES = ("value", "random", "nearest")
 
 
 @dataclass
 class ExploreConfig:
     """Initial scan and frontier selection with hysteresis; `frontier_policy` "value" follows the value map (VLFM),
-    "random" is the baseline that heads for a random frontier until it is reached or given up."""
+    "random" is the baseline that heads for a random frontier until it is reached or given up, "nearest" the
+    classic frontier explorer (Yamauchi's: always the closest frontier, no semantics)."""
 
     scan_turns: int = 12
     frontier_policy: str = "value"

@@ -82,7 +82,9 @@ class FrontierSelector:
         if self.config.frontier_policy == "random":
             scores = self._rng.random(len(candidates))
             margin, self.score_kind = 1.0, "random"
-        elif value_map is not None and value_map.confidence.any():
+        elif (
+            self.config.frontier_policy != "nearest" and value_map is not None and value_map.confidence.any()
+        ):
             scores = value_map.values_near(candidates).max(axis=1)
             margin, self.score_kind = self.config.frontier_switch_margin, "value"
         else:

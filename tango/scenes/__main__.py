@@ -1,22 +1,32 @@
-"""Command line of tango.scenes: `generate` a synthetic dataset, `preview` a scene as PNGs, `stats` of a split."""
+"""Command line of tango.scenes: `generate` a synthetic dataset, `preview` a scene as PNGs, `stats` of a split,
+`ks`: how far a split's start distances are from HM3D's."""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import sys
 from pathlib import Path
 
-from tango.scenes.datasets.generate import DatasetConfig, DatasetGenerationError, generate_dataset
+from tango.scenes.datasets.default import DEFAULT_CONFIG
+from tango.scenes.datasets.generate import DatasetGenerationError, generate_dataset
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m tango.scenes", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
-    gen = commands.add_parser("generate", help="write scenes and ObjectNav/OVON/GOAT/OpenEQA files")
+    gen = commands.add_parser(
+        "generate", help="write scenes and ObjectNav/OVON/GOAT/OpenEQA files (the default dataset's settings)"
+    )
     gen.add_argument("--out", type=Path, required=True, help="output folder (created atomically)")
-    gen.add_argument("--scenes", type=int, default=10, help="number of apartments")
+    gen.add_argument(
+        "--scenes", type=int, default=DEFAULT_CONFIG.num_scenes, help="apartments of the val split"
+    )
+    gen.add_argument(
+        "--test-scenes", type=int, default=0, help="apartments of the test split (the default dataset has 10)"
+    )
     gen.add_argument("--seed", type=int, default=0)
     gen.add_argument("--overwrite", action="store_true", help="replace an existing dataset folder")
     preview = commands.add_parser("preview", help="top-down map and first-person views of a scene")
@@ -27,6 +37,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     stats.add_argument("task", choices=("objectnav", "ovon", "goat"))
     stats.add_argument("split", type=Path, help="the split file or folder (ours or the published one)")
+    ks = commands.add_parser("ks", help="Kolmogorov-Smirnov distance of start distances to a reference")
+    ks.add_argument("split", type=Path, help="an ObjectNav / OVON / GOAT split file or folder")
+    ks.add_argument("--reference", default="hm3d_objectnav_val_mini")
     return parser
 
 
@@ -39,13 +52,19 @@ def main(argv: list[str] | None = None) -> int:
             print("--scenes must be at least 1", file=sys.stderr)
             return 2
         try:
-            stamp = generate_dataset(
-                args.out, DatasetConfig(num_scenes=args.scenes, seed=args.seed), overwrite=args.overwrite
+            config = dataclasses.replace(
+                DEFAULT_CONFIG, num_scenes=args.scenes, test_scenes=args.test_scenes, seed=args.seed
             )
+            stamp = generate_dataset(args.out, config, overwrite=args.overwrite)
         except DatasetGenerationError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 1
         print(f"wrote {args.out}: {stamp['counts']} in {stamp['generation_seconds']} s")
+        return 0
+    if args.command == "ks":
+        from tango.scenes.datasets.distances import start_distance_report
+
+        print(json.dumps(start_distance_report(args.split, args.reference)))
         return 0
     if args.command == "stats":
         from tango.scenes.datasets.stats import split_statistics

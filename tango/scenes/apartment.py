@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import trimesh
 
+from tango.scenes.clutter import ClutterConfig, add_clutter, add_lookalikes
 from tango.scenes.furnish import RoomFurnisher
 from tango.scenes.layout import FloorPlan, LayoutConfig, generate_floor_plan
 from tango.scenes.objects import box, merge
@@ -50,7 +51,8 @@ FLOOR_THICKNESS = 0.05
 
 @dataclass(frozen=True)
 class ApartmentConfig:
-    """Knobs of the apartment generator (metres); the defaults give 4-8 rooms and 20+ objects."""
+    """Knobs of the apartment generator (metres); the defaults give 4-8 rooms and 20+ objects (the homes of
+    synthetic-v2), `HM3D_SIZED` the homes of synthetic-v3."""
 
     min_rooms: int = 4
     max_rooms: int = 8
@@ -62,6 +64,8 @@ class ApartmentConfig:
     min_objects: int = 20
     agent_radius: float = 0.18
     max_attempts: int = 20
+    corridor_width: float = 0.0
+    clutter: ClutterConfig = field(default_factory=ClutterConfig)
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_rooms <= self.max_rooms:
@@ -185,6 +189,8 @@ def _furnish(plan: FloorPlan, rng: np.random.Generator, config: ApartmentConfig)
     for room in plan.rooms:
         f = RoomFurnisher(plan, room, rng, next_id, furnish_config)
         RECIPES[room.type](f)
+        add_lookalikes(f, config.clutter)
+        add_clutter(f, config.clutter)
         furnishers.append(f)
         next_id = f.next_id
     objects = [o for f in furnishers for o in f.objects]
@@ -213,6 +219,7 @@ def generate_apartment(seed: int, config: ApartmentConfig | None = None) -> Apar
         config.door_width,
         config.wall_thickness,
         config.wall_height,
+        config.corridor_width,
     )
     most = 0
     for attempt in range(config.max_attempts):
@@ -226,3 +233,15 @@ def generate_apartment(seed: int, config: ApartmentConfig | None = None) -> Apar
     raise ValueError(
         f"seed {seed}: no apartment with {config.min_objects} objects in {config.max_attempts} attempts (best {most})"
     )
+
+
+HM3D_SIZED = ApartmentConfig(
+    min_rooms=6,
+    max_rooms=12,
+    room_area=20.0,
+    min_objects=40,
+    corridor_width=1.6,
+    clutter=ClutterConfig(lookalike_probability=0.6, min_clutter=1, max_clutter=3),
+)
+"""Homes the size of HM3D's (6-12 rooms counting a corridor, about 100-300 m2), with a corridor, look-alike
+distractors beside target objects and clutter (synthetic-v3)."""

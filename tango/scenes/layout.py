@@ -137,6 +137,8 @@ class LayoutConfig:
     door_width: float = 1.0
     wall_thickness: float = 0.1
     wall_height: float = 2.5
+    corridor_width: float = 0.0
+    """> 0: a corridor (a hallway this wide) runs the footprint's length and most rooms open onto it."""
 
 
 def _snap(v: float, step: float = 0.1) -> float:
@@ -179,17 +181,25 @@ def _shared_edge(a: Rect, b: Rect) -> tuple[str, float, float, float] | None:
     return None
 
 
-def _assign_types(rects: list[Rect], degree: list[int], rng: np.random.Generator) -> list[str]:
-    """Largest room is the living room, smallest the bathroom; kitchen and bedroom always exist."""
+def _assign_types(
+    rects: list[Rect], degree: list[int], rng: np.random.Generator, corridor: int | None = None
+) -> list[str]:
+    """Largest room is the living room, smallest the bathroom; kitchen and bedroom always exist; the corridor
+    (when there is one) is a hallway and takes no part in the ranking."""
     n = len(rects)
-    by_area = sorted(range(n), key=lambda i: rects[i].area)
+    ranked = [i for i in range(n) if i != corridor]
+    by_area = sorted(ranked, key=lambda i: rects[i].area)
     types: list[str | None] = [None] * n
+    if corridor is not None:
+        types[corridor] = "hallway"
     types[by_area[-1]] = "living room"
     types[by_area[0]] = "bathroom"
     extras = ["kitchen", "bedroom"] + list(
         rng.permutation(["bedroom", "office", "dining room", "hallway", "bathroom", "bedroom"])
     )
     free = [i for i in range(n) if types[i] is None]
+    if len(free) > len(extras):  # homes of more than eight rooms: more of the rooms a large home repeats
+        extras += list(rng.permutation(["bedroom", "office", "bathroom", "dining room"]))
     wanted = [str(t) for t in extras[: len(free)]]
     if "hallway" in wanted:
         hub = max(free, key=lambda i: (degree[i], -rects[i].area))
@@ -206,11 +216,13 @@ def _connect(
     edges: dict[tuple[int, int], tuple[str, float, float, float]],
     start: int,
     rng: np.random.Generator,
+    hub: int | None = None,
 ) -> list[tuple[int, int]]:
-    """A random spanning tree over the room adjacency graph grown from `start`, plus a few loops."""
-    seen = {start}
-    frontier = [e for e in edges if start in e]
-    chosen: list[tuple[int, int]] = []
+    """A random spanning tree over the room adjacency graph grown from `start`, plus a few loops; with a `hub`
+    (the corridor), every room that shares a long enough wall with it opens onto it first."""
+    chosen: list[tuple[int, int]] = sorted(e for e in edges if hub is not None and hub in e)
+    seen = {start if hub is None else hub, *(i for e in chosen for i in e)}
+    frontier = [e for e in edges if e not in chosen and (e[0] in seen or e[1] in seen)]
     while frontier:
         e = frontier.pop(int(rng.integers(len(frontier))))
         new = e[1] if e[0] in seen else e[0]
@@ -262,8 +274,23 @@ def _walls(rooms: list[Room], doors: list[Door], t: float, height: float) -> lis
     return walls
 
 
+def _rooms_and_corridor(
+    width: float, depth: float, n: int, config: LayoutConfig, rng: np.random.Generator
+) -> tuple[list[Rect], int | None]:
+    """n room rectangles tiling width x depth (the last one the corridor, when the config has one)."""
+    if config.corridor_width <= 0:
+        return _split([Rect(0.0, 0.0, width, depth)], n, config.min_room_side, rng), None
+    z0 = _snap((depth - config.corridor_width) / 2)
+    z1 = _snap(z0 + config.corridor_width)
+    north = (n - 1) // 2
+    rects = _split([Rect(0.0, 0.0, width, z0)], north, config.min_room_side, rng)
+    rects += _split([Rect(0.0, z1, width, depth)], n - 1 - north, config.min_room_side, rng)
+    return rects + [Rect(0.0, z0, width, z1)], n - 1
+
+
 def generate_floor_plan(rng: np.random.Generator, config: LayoutConfig) -> FloorPlan:
-    """A connected floor plan with 4-8 typed rooms; every room reachable through doorways of `door_width`."""
+    """A connected floor plan of min_rooms..max_rooms typed rooms (a corridor counts as one); every room
+    reachable through doorways of `door_width`."""
     door_margin = 0.25
     for _attempt in range(50):
         n = int(rng.integers(config.min_rooms, config.max_rooms + 1))
@@ -272,7 +299,7 @@ def generate_floor_plan(rng: np.random.Generator, config: LayoutConfig) -> Floor
         width = _snap(float(np.sqrt(area * aspect)))
         depth = _snap(area / width)
         try:
-            rects = _split([Rect(0.0, 0.0, width, depth)], n, config.min_room_side, rng)
+            rects, corridor = _rooms_and_corridor(width, depth, n, config, rng)
         except ValueError:
             continue
         rects = [Rect(r.x0 - width / 2, r.z0 - depth / 2, r.x1 - width / 2, r.z1 - depth / 2) for r in rects]
@@ -287,9 +314,9 @@ def generate_floor_plan(rng: np.random.Generator, config: LayoutConfig) -> Floor
                 ):
                     edges[(i, j)] = shared
         degree = [sum(1 for e in edges if i in e) for i in range(n)]
-        types = _assign_types(rects, degree, rng)
+        types = _assign_types(rects, degree, rng, corridor)
         try:
-            chosen = _connect(n, edges, types.index("living room"), rng)
+            chosen = _connect(n, edges, types.index("living room"), rng, corridor)
         except ValueError:
             continue
         extra = [e for e in edges if e not in chosen and "bathroom" not in (types[e[0]], types[e[1]])]

@@ -30,9 +30,11 @@ Point = Sequence[float] | np.ndarray
 class HabitatTaskConfig:
     """The `task` section every Habitat benchmark shares: where its episodes are and the step budget.
 
-    `data_path` null means the synthetic default dataset (generated on first use); `scenes_dir` is the folder
-    the episodes' scene_id paths are relative to (null: the dataset's scenes/ beside it); `strict` refuses the
-    whole file when one episode is malformed (else that episode alone fails, named).
+    `data_path` null means the synthetic default dataset (generated on first use), split `split`: `val` (dev:
+    tune and design here) or `test` (from other scene seeds: the split reported figures come from); with a
+    `data_path` the file names its own split and `split` is not used. `scenes_dir` is the folder the episodes'
+    scene_id paths are relative to (null: the dataset's scenes/ beside it); `strict` refuses the whole file
+    when one episode is malformed (else that episode alone fails, named).
     """
 
     name: str = ""
@@ -242,4 +244,15 @@ def dataset_paths(task: HabitatTaskConfig, data_file: str) -> tuple[Path, Path]:
     from tango.scenes.datasets.default import ensure_default_dataset
 
     root = ensure_default_dataset()
-    return root / data_file.format(split=task.split), Path(task.scenes_dir or root / "scenes")
+    data = root / data_file.format(split=task.split)
+    if not data.exists():
+        splits = (
+            sorted(p.name for p in data.parent.parent.iterdir() if p.is_dir())
+            if data.parent.parent.is_dir()
+            else []
+        )
+        raise DatasetError(
+            data,
+            f"task.split={task.split!r} is not a split of the synthetic dataset (it has: {', '.join(splits)})",
+        )
+    return data, Path(task.scenes_dir or root / "scenes")

@@ -313,7 +313,6 @@ class GoatTaskConfig(NavTaskConfig):
 
     name: str = "goat"
     plugin: str = "tango.tasks.goat:GoatTask"
-    split: str = "val_unseen"
     max_steps: int = 5000
     success_distance: float = 0.25
     program: str = "episode"

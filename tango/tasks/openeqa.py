@@ -200,7 +200,7 @@ class OpenEQAFlow(HabitatFlow):
     """Explore, then answer: the question as written is the whole instruction; one program returns the answer."""
 
     schema = OpenEQATaskConfig
-    data_file = "openeqa/open-eqa-v0.json"
+    data_file = "openeqa/{split}/open-eqa-v0.json"
     task: OpenEQATaskConfig
 
     def __init__(self, task: HabitatTaskConfig) -> None:

@@ -53,7 +53,6 @@ class OvonTaskConfig(NavTaskConfig):
 
     name: str = "ovon"
     plugin: str = "tango.tasks.ovon:OvonTask"
-    split: str = "val_unseen"
     success_distance: float = 0.25
 
 

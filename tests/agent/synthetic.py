@@ -24,8 +24,8 @@ from tango.tasks.registry import TASKS
 
 TASK_SPLITS = {
     "objectnav": "val",
-    "ovon": "val_unseen",
-    "goat": "val_unseen",
+    "ovon": "val",
+    "goat": "val",
     "openeqa": "val",
     "pointnav": "val",
 }

@@ -1,4 +1,5 @@
-"""Frontier choice: the value policy follows the value map, the random baseline ignores it but keeps its pick."""
+"""Frontier choice: the value policy follows the value map, the random baseline ignores it but keeps its pick,
+the nearest-frontier baseline takes the closest one whatever the map values."""
 
 from __future__ import annotations
 
@@ -51,6 +52,14 @@ def test_random_policy_is_deterministic_per_seed() -> None:
         FRONTIERS, np.zeros(3), None
     )
     assert first is not None and second is not None and np.allclose(first, second)
+
+
+def test_nearest_policy_takes_the_closest_frontier_whatever_the_values() -> None:
+    selector = FrontierSelector(ExploreConfig(frontier_policy="nearest"))
+    position = np.array([-3.5, 0.0, -2.0])
+    chosen = selector.choose(FRONTIERS, position, _value_map_preferring(FRONTIERS[4]))
+    assert chosen is not None and np.allclose(chosen, FRONTIERS[0])
+    assert selector.score_kind == "negative distance"
 
 
 def test_unknown_policy_is_rejected() -> None:

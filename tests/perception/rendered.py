@@ -30,7 +30,7 @@ class ImageGoalCase:
 def goat_goals_by_scene(root: Path) -> dict[str, list[GoatGoal]]:
     """Every GOAT goal instance with at least one image goal, per scene file, in object-id order."""
     found: dict[str, dict[int | str, GoatGoal]] = {}
-    for episode in goat.load_episodes(root / "goat" / "val_unseen"):
+    for episode in goat.load_episodes(root / "goat" / "val"):
         for task in episode.tasks:
             for goal in task.goals:
                 if goal.image_goals:

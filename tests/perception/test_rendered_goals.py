@@ -65,7 +65,7 @@ def test_oracle_description_scorer_picks_the_described_instance(dataset: Path) -
     text = TextEmbedder("", placement("cpu"))
     instances: dict[tuple[str, int | str], goat.GoatGoal] = {}
     subtasks: dict[tuple[str, int | str], goat.GoatSubtask] = {}
-    for episode in goat.load_episodes(dataset / "goat" / "val_unseen"):
+    for episode in goat.load_episodes(dataset / "goat" / "val"):
         for task in episode.tasks:
             instances.update({(episode.scene_id, g.object_id): g for g in task.goals})
             if task.goal_type == "description":
@@ -103,13 +103,13 @@ def test_oracle_answerer_scores_alike_on_training_and_held_out_wording(dataset: 
     anything."""
     text = TextEmbedder("", placement("cpu"))
     instances: dict[str, list[goat.GoatGoal]] = {}
-    for episode in goat.load_episodes(dataset / "goat" / "val_unseen"):
+    for episode in goat.load_episodes(dataset / "goat" / "val"):
         for task in episode.tasks:
             instances.setdefault(Path(episode.scene_id).stem, []).extend(task.goals)
     scores: dict[str, list[float]] = {"train": [], "heldout": []}
     files = {"train": "open-eqa-train.json", "heldout": "open-eqa-v0.json"}
     for pool, name in files.items():
-        all_questions = openeqa.load_episodes(dataset / "openeqa" / name)
+        all_questions = openeqa.load_episodes(dataset / "openeqa" / "val" / name)
         for scene_id in sorted({q.scene for q in all_questions}):
             questions = [q for q in all_questions if q.scene == scene_id]
             scene = rendered.load_dataset_scene(dataset, f"{scene_id}.glb")

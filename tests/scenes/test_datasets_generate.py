@@ -24,7 +24,8 @@ from tango.scenes.datasets.generate import (
     generate_dataset,
     read_stamp,
 )
-from tango.scenes.datasets.objectnav import HM3D_CATEGORIES
+from tango.scenes.datasets.objectnav import HM3D_CATEGORIES, ObjectNavConfig
+from tango.scenes.datasets.ovon import OVONConfig
 from tango.scenes.datasets.viewpoints import (
     ViewPointConfig,
     camera_pose,
@@ -32,13 +33,21 @@ from tango.scenes.datasets.viewpoints import (
     footprint_distance,
     quaternion_yaw,
 )
+from tango.scenes.datasets.vocabulary import OPEN_NAMES
 from tango.sim.navgrid import NavGrid
 from tango.sim.render import Renderer
 from tango.sim.scene import LoadedScene, load_scene
 from tango.tasks import goat, objectnav, openeqa, ovon
 from tango.tasks.fields import DatasetError
 
-CONFIG = DatasetConfig(num_scenes=2, seed=7)
+CONFIG = DatasetConfig(
+    num_scenes=2,
+    seed=7,
+    test_scenes=1,
+    objectnav=ObjectNavConfig(start_distances="hm3d_objectnav_val_mini"),
+    ovon=OVONConfig(start_distances="hm3d_objectnav_val_mini", open_fraction=0.7),
+)
+"""Two val scenes and a test scene; starts drawn to HM3D's distances, OVON goals named in open vocabulary."""
 
 
 @pytest.fixture(scope="module")
@@ -74,14 +83,58 @@ def _unit_quaternion(q: tuple[float, ...]) -> bool:
 
 def test_stamp_counts_and_layout(dataset: Path) -> None:
     stamp = read_stamp(dataset)
-    assert stamp is not None and stamp["scenes"] == ["apt_000", "apt_001"]
+    assert stamp is not None and stamp["scenes"] == {"val": ["apt_000", "apt_001"], "test": ["apt_test_000"]}
     assert (dataset / "scenes" / "apt_001.annotations.json").is_file()
-    for task in ("objectnav", "ovon", "goat", "openeqa"):
-        assert stamp["counts"][task] > 0
-    assert len(objectnav.load_episodes(dataset / "objectnav" / "val")) == stamp["counts"]["objectnav"]
-    assert len(ovon.load_episodes(dataset / "ovon" / "val_unseen")) == stamp["counts"]["ovon"]
-    assert len(goat.load_episodes(dataset / "goat" / "val_unseen")) == stamp["counts"]["goat"]
-    assert len(openeqa.load_episodes(dataset / "openeqa" / "open-eqa-v0.json")) == stamp["counts"]["openeqa"]
+    assert (dataset / "scenes" / "apt_test_000.annotations.json").is_file()
+    for split in ("val", "test"):
+        counts = stamp["counts"][split]
+        for task in ("objectnav", "ovon", "goat", "openeqa"):
+            assert counts[task] > 0
+        assert len(objectnav.load_episodes(dataset / "objectnav" / split)) == counts["objectnav"]
+        assert len(ovon.load_episodes(dataset / "ovon" / split)) == counts["ovon"]
+        assert len(goat.load_episodes(dataset / "goat" / split)) == counts["goat"]
+        eqa = openeqa.load_episodes(dataset / "openeqa" / split / "open-eqa-v0.json")
+        assert len(eqa) == counts["openeqa"]
+
+
+def test_val_and_test_come_from_different_scenes(dataset: Path) -> None:
+    for task in ("objectnav", "ovon", "goat"):
+        loader = {"objectnav": objectnav, "ovon": ovon, "goat": goat}[task]
+        val = {e.scene_id for e in loader.load_episodes(dataset / task / "val")}
+        test = {e.scene_id for e in loader.load_episodes(dataset / task / "test")}
+        assert val and test and not val & test, task
+    questions = openeqa.load_episodes(dataset / "openeqa" / "test" / "open-eqa-v0.json")
+    assert {q.scene for q in questions} == {"apt_test_000"}
+    val_plan = json.loads((dataset / "scenes" / "apt_000.annotations.json").read_text())["rooms"]
+    test_plan = json.loads((dataset / "scenes" / "apt_test_000.annotations.json").read_text())["rooms"]
+    assert val_plan != test_plan
+
+
+def test_episodes_carry_their_start_geodesic_distance(dataset: Path) -> None:
+    for task in ("objectnav", "ovon"):
+        episodes = _raw_content(dataset / task / "val" / "content" / "apt_000.json.gz")
+        assert episodes
+        for raw in episodes:
+            info = raw["info"]
+            assert info["start_geodesic_distance"] == info["geodesic_distance"] >= 1.0
+
+
+def test_ovon_names_goals_in_words_that_are_not_annotation_labels(dataset: Path) -> None:
+    scenes = _Scenes(dataset)
+    open_names = {name: label for label, names in OPEN_NAMES.items() for name in names}
+    named_openly = 0
+    for split in ("val", "test"):
+        for episode in ovon.load_episodes(dataset / "ovon" / split):
+            scene, _ = scenes.get(episode.scene_id)
+            assert scene.annotations is not None
+            labels = {scene.annotations.object_by_id(int(g.object_id)).category for g in episode.goals}
+            if episode.object_category in open_names:
+                named_openly += 1
+                assert labels == {open_names[episode.object_category]}
+                assert episode.object_category not in {o.category for o in scene.annotations.objects}
+            else:
+                assert labels == {episode.object_category}
+    assert named_openly >= 5
 
 
 def test_objectnav_episodes_are_reachable_with_every_field(dataset: Path) -> None:
@@ -115,7 +168,7 @@ def test_objectnav_episodes_are_reachable_with_every_field(dataset: Path) -> Non
 def test_view_points_are_a_navigable_lattice_within_one_metre_that_sees_the_object(dataset: Path) -> None:
     scenes = _Scenes(dataset)
     config = ViewPointConfig()
-    episodes = ovon.load_episodes(dataset / "ovon" / "val_unseen")
+    episodes = ovon.load_episodes(dataset / "ovon" / "val")
     checked = 0
     for episode in episodes[:4]:
         scene, grid = scenes.get(episode.scene_id)
@@ -150,7 +203,7 @@ def test_view_points_are_a_navigable_lattice_within_one_metre_that_sees_the_obje
 
 
 def test_ovon_keys_use_the_scene_file_basename(dataset: Path) -> None:
-    with gzip.open(dataset / "ovon" / "val_unseen" / "content" / "apt_001.json.gz", "rt") as fh:
+    with gzip.open(dataset / "ovon" / "val" / "content" / "apt_001.json.gz", "rt") as fh:
         data = json.load(fh)
     assert data["goals_by_category"]
     assert all(key.startswith("apt_001.glb_") for key in data["goals_by_category"])
@@ -161,7 +214,7 @@ def test_ovon_keys_use_the_scene_file_basename(dataset: Path) -> None:
 
 def test_goat_episodes_mix_goal_types_with_unique_descriptions_and_image_cameras(dataset: Path) -> None:
     scenes = _Scenes(dataset)
-    episodes = goat.load_episodes(dataset / "goat" / "val_unseen")
+    episodes = goat.load_episodes(dataset / "goat" / "val")
     seen_types = set()
     for episode in episodes:
         _, grid = scenes.get(episode.scene_id)
@@ -184,7 +237,7 @@ def test_goat_episodes_mix_goal_types_with_unique_descriptions_and_image_cameras
 def test_goat_descriptions_are_unique_per_category_in_each_scene(dataset: Path) -> None:
     described = 0
     for scene_id in ("apt_000", "apt_001"):
-        with gzip.open(dataset / "goat" / "val_unseen" / "content" / f"{scene_id}.json.gz", "rt") as fh:
+        with gzip.open(dataset / "goat" / "val" / "content" / f"{scene_id}.json.gz", "rt") as fh:
             goals = json.load(fh)["goals"]
         for key, instances in goals.items():
             texts = [g["lang_desc"] for g in instances if g["lang_desc"]]
@@ -198,7 +251,7 @@ def test_goat_descriptions_are_unique_per_category_in_each_scene(dataset: Path) 
 
 def test_openeqa_questions_have_all_categories_and_start_poses(dataset: Path) -> None:
     scenes = _Scenes(dataset)
-    questions = openeqa.load_episodes(dataset / "openeqa" / "open-eqa-v0.json")
+    questions = openeqa.load_episodes(dataset / "openeqa" / "val" / "open-eqa-v0.json")
     assert {q.category for q in questions} == set(openeqa.CATEGORIES)
     assert len({q.question_id for q in questions}) == len(questions)
     for q in questions:
@@ -214,8 +267,8 @@ def test_openeqa_questions_have_all_categories_and_start_poses(dataset: Path) ->
 
 
 def test_evaluation_questions_are_the_training_questions_in_held_out_words(dataset: Path) -> None:
-    heldout = openeqa.load_episodes(dataset / "openeqa" / openeqa_writer.QUESTIONS_FILE)
-    train = openeqa.load_episodes(dataset / "openeqa" / openeqa_writer.TRAIN_QUESTIONS_FILE)
+    heldout = openeqa.load_episodes(dataset / "openeqa" / "val" / openeqa_writer.QUESTIONS_FILE)
+    train = openeqa.load_episodes(dataset / "openeqa" / "val" / openeqa_writer.TRAIN_QUESTIONS_FILE)
     assert [q.question_id for q in heldout] == [q.question_id for q in train]
     assert [(q.answer, q.facts) for q in heldout] == [(q.answer, q.facts) for q in train]
     train_sentences = {q.question for q in train}
@@ -225,7 +278,7 @@ def test_evaluation_questions_are_the_training_questions_in_held_out_words(datas
 def test_goat_description_facts_single_out_the_described_instance(dataset: Path) -> None:
     scenes = _Scenes(dataset)
     described = 0
-    for episode in goat.load_episodes(dataset / "goat" / "val_unseen"):
+    for episode in goat.load_episodes(dataset / "goat" / "val"):
         scene, _ = scenes.get(episode.scene_id)
         assert scene.annotations is not None
         neighbours = find_neighbours(scene.annotations)
@@ -249,10 +302,10 @@ def test_same_seed_gives_the_same_files(tmp_path: Path) -> None:
     config = DatasetConfig(num_scenes=1, seed=5)
     generate_dataset(tmp_path / "a", config)
     generate_dataset(tmp_path / "b", config)
-    for name in ("goat/val_unseen/content/apt_000.json.gz", "objectnav/val/content/apt_000.json.gz"):
+    for name in ("goat/val/content/apt_000.json.gz", "objectnav/val/content/apt_000.json.gz"):
         a, b = tmp_path / "a" / name, tmp_path / "b" / name
         assert gzip.decompress(a.read_bytes()) == gzip.decompress(b.read_bytes())
-    name = "openeqa/open-eqa-v0.json"
+    name = "openeqa/val/open-eqa-v0.json"
     assert (tmp_path / "a" / name).read_text() == (tmp_path / "b" / name).read_text()
 
 
@@ -312,17 +365,15 @@ def test_stale_default_dataset_is_regenerated(tmp_path: Path, monkeypatch: pytes
 def test_loader_names_the_file_episode_and_field_of_a_subtask_with_an_unknown_object(
     dataset: Path, tmp_path: Path
 ) -> None:
-    content = dataset / "goat" / "val_unseen" / "content" / "apt_000.json.gz"
+    content = dataset / "goat" / "val" / "content" / "apt_000.json.gz"
     with gzip.open(content, "rt") as fh:
         data = json.load(fh)
     tasks = data["episodes"][0]["tasks"]
     index = next(i for i, t in enumerate(tasks) if t[1] != "object")
     tasks[index][2] = 99999
-    broken = tmp_path / "val_unseen"
+    broken = tmp_path / "val"
     (broken / "content").mkdir(parents=True)
-    (broken / "val_unseen.json.gz").write_bytes(
-        (dataset / "goat" / "val_unseen" / "val_unseen.json.gz").read_bytes()
-    )
+    (broken / "val.json.gz").write_bytes((dataset / "goat" / "val" / "val.json.gz").read_bytes())
     with gzip.open(broken / "content" / "apt_000.json.gz", "wt") as fh:
         json.dump(data, fh)
     with pytest.raises(
@@ -337,7 +388,10 @@ def test_cli_generate_writes_and_refuses_to_clobber(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "cli"
-    assert scenes_cli.main(["generate", "--out", str(out), "--scenes", "1", "--seed", "2"]) == 0
+    assert (
+        scenes_cli.main(["generate", "--out", str(out), "--scenes", "1", "--test-scenes", "0", "--seed", "2"])
+        == 0
+    )
     stamp = read_stamp(out)
     assert stamp is not None and stamp["seed"] == 2 and stamp["num_scenes"] == 1
     assert scenes_cli.main(["generate", "--out", str(out), "--scenes", "1"]) == 1

@@ -14,7 +14,7 @@ from tango.sim.follower import OracleGeodesicFollower
 from tango.sim.habitat_env import make_objectnav_env
 
 NUM_EPISODES = 50
-NUM_SCENES = 7  # the generator writes 8 ObjectNav episodes per apartment
+NUM_SCENES = 9  # the generator (the default dataset's settings) writes 6 ObjectNav episodes per home
 # Navigation and measures are under test here, not rendering (tests/sim/test_render.py): a small depth camera.
 SIM = EmbeddedSimConfig(width=64, height=64, sensors=["depth"])
 

@@ -1,7 +1,9 @@
 """The default synthetic dataset: generated on first use into a cache folder, reused after.
 
 The cache root is `cache_dir`, else `$TANGO_CACHE`, else `~/.cache/tango`; the dataset lives in
-`{root}/synthetic-v2`. It is reused when its dataset.json stamp matches the default configuration and the generator code
+`{root}/synthetic-v3`: HM3D-sized homes (`apartment.HM3D_SIZED`), episode starts whose geodesic distances
+follow HM3D ObjectNav val_mini's, open-vocabulary OVON goal names, and a val split (dev) beside a test split
+(from other seeds; the one reported figures come from). It is reused when its dataset.json stamp matches the default configuration and the generator code
 version (a hash of the sources that decide the content), and
 regenerated (atomically, replacing the old folder only once the new one is complete) otherwise. A lock
 file beside it lets concurrent first uses (e.g. several evaluation workers) generate it once.
@@ -17,12 +19,26 @@ from dataclasses import asdict
 from pathlib import Path
 
 from tango.cache import cache_root
+from tango.scenes.apartment import HM3D_SIZED
 from tango.scenes.datasets.generate import DatasetConfig, generate_dataset, generator_version, read_stamp
+from tango.scenes.datasets.goat import GoatConfig
+from tango.scenes.datasets.objectnav import ObjectNavConfig
+from tango.scenes.datasets.ovon import OVONConfig
 
 LOG = logging.getLogger(__name__)
 
-DEFAULT_NAME = "synthetic-v2"
-DEFAULT_CONFIG = DatasetConfig(num_scenes=10, seed=0)
+DEFAULT_NAME = "synthetic-v3"
+START_DISTANCES = "hm3d_objectnav_val_mini"
+DEFAULT_CONFIG = DatasetConfig(
+    num_scenes=6,
+    test_scenes=10,
+    seed=0,
+    apartment=HM3D_SIZED,
+    objectnav=ObjectNavConfig(episodes_per_scene=6, start_distances=START_DISTANCES),
+    ovon=OVONConfig(episodes_per_scene=6, start_distances=START_DISTANCES, open_fraction=0.7),
+    goat=GoatConfig(episodes_per_scene=2, start_distances=START_DISTANCES),
+)
+"""6 val scenes and 10 test scenes: ObjectNav and OVON 36 / 60 episodes, GOAT 12 / 20 (5-10 subtasks each)."""
 
 
 def is_current(root: Path, config: DatasetConfig) -> bool:

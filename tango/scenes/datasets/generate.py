@@ -1,22 +1,24 @@
 """Write a synthetic dataset: procedural scenes plus ObjectNav, OVON, GOAT, OpenEQA and PointNav files in their
 published formats, into a temporary folder that is renamed into place only when complete.
 
-Layout under the output folder (scene ids are apt_000, apt_001, ...; episodes' scene_id is "apt_000.glb",
-relative to scenes/, so habitat-lab's `dataset.scenes_dir` is `OUT/scenes`):
+Two splits from disjoint scene seeds: `val` (dev: tune here; scenes apt_000, apt_001, ...) and `test` (report
+here; scenes apt_test_000, ...). Layout under the output folder (episodes' scene_id is "apt_000.glb", relative
+to scenes/, so habitat-lab's `dataset.scenes_dir` is `OUT/scenes`), for SPLIT in val, test:
 
-    dataset.json                                  stamp: format, seed, scene list, counts (written last)
+    dataset.json                                  stamp: format, seed, scenes and counts per split (written last)
     scenes/apt_000.glb, apt_000.annotations.json  the scenes (tango-scene/1 annotations)
-    objectnav/val/val.json.gz, content/apt_000.json.gz
-    ovon/val_unseen/val_unseen.json.gz, content/apt_000.json.gz
-    goat/val_unseen/val_unseen.json.gz, content/apt_000.json.gz
-    pointnav/val/val.json.gz, content/apt_000.json.gz      (habitat-lab PointNav-v1)
-      (goat/val_unseen/description_facts.json: what each lang_desc states, for evaluation code)
-    openeqa/open-eqa-v0.json (held-out wording), open-eqa-train.json (training wording),
+    objectnav/SPLIT/SPLIT.json.gz, content/apt_000.json.gz
+    ovon/SPLIT/SPLIT.json.gz, content/apt_000.json.gz
+    goat/SPLIT/SPLIT.json.gz, content/apt_000.json.gz
+    pointnav/SPLIT/SPLIT.json.gz, content/apt_000.json.gz      (habitat-lab PointNav-v1)
+      (goat/SPLIT/description_facts.json: what each lang_desc states, for evaluation code)
+    openeqa/SPLIT/open-eqa-v0.json (held-out wording), open-eqa-train.json (training wording),
       episode_starts.json, question_facts.json (ours: start poses; what each question asks)
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -30,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from tango.scenes.apartment import ApartmentConfig, generate_apartment
 from tango.scenes.datasets import goat, objectnav, openeqa, ovon, pointnav
 from tango.scenes.datasets.context import SceneContext, build_scene_context
 from tango.scenes.datasets.records import write_json, write_json_gz
@@ -42,7 +45,10 @@ LOG = logging.getLogger(__name__)
 
 FORMAT = "tango-synthetic/1"
 STAMP_FILE = "dataset.json"
-OBJECTNAV_SPLIT = "val"
+SPLITS = ("val", "test")
+TEST_STREAM = 1
+"""Seeds of test scenes and episodes are SeedSequence([seed, TEST_STREAM, index, ...]): entropy of another
+length than the val ones ([seed, index, ...]), so the two splits never share a scene or a stream."""
 
 SceneWriter = Callable[[Path, str, int], None]
 """Writes `{dir}/{scene_id}.glb` and `{dir}/{scene_id}.annotations.json` for a seed."""
@@ -54,10 +60,12 @@ class DatasetGenerationError(RuntimeError):
 
 @dataclass(frozen=True)
 class DatasetConfig:
-    """What to generate: number of scenes, seed, and the per-benchmark settings."""
+    """What to generate: scenes of the val and test splits, seed, the homes, and the per-benchmark settings."""
 
     num_scenes: int = 10
     seed: int = 0
+    test_scenes: int = 0
+    apartment: ApartmentConfig = field(default_factory=ApartmentConfig)
     view_points: ViewPointConfig = field(default_factory=ViewPointConfig)
     objectnav: objectnav.ObjectNavConfig = field(default_factory=objectnav.ObjectNavConfig)
     ovon: ovon.OVONConfig = field(default_factory=ovon.OVONConfig)
@@ -66,25 +74,40 @@ class DatasetConfig:
     pointnav: pointnav.PointNavConfig = field(default_factory=pointnav.PointNavConfig)
 
 
-def apartment_scene_writer(scene_dir: Path, scene_id: str, seed: int) -> None:
+def apartment_scene_writer(
+    scene_dir: Path, scene_id: str, seed: int, config: ApartmentConfig | None = None
+) -> None:
     """The default scene source: a procedural apartment (tango.scenes.apartment)."""
-    from tango.scenes.apartment import ApartmentConfig, generate_apartment
-
-    generate_apartment(seed, ApartmentConfig()).write(scene_dir, scene_id)
+    generate_apartment(seed, config).write(scene_dir, scene_id)
 
 
-def scene_seed(seed: int, index: int) -> int:
-    """The apartment seed of scene `index` of a dataset with `seed` (independent streams per scene)."""
-    return int(np.random.SeedSequence([seed, index]).generate_state(1)[0])
+def split_key(seed: int, split: str, index: int) -> list[int]:
+    """The entropy of scene `index` of `split`: [seed, index] for val, [seed, TEST_STREAM, index] for test."""
+    return [seed, index] if split == "val" else [seed, TEST_STREAM, index]
+
+
+def scene_seed(seed: int, index: int, split: str = "val") -> int:
+    """The apartment seed of scene `index` of a split of a dataset with `seed` (independent streams per scene)."""
+    return int(np.random.SeedSequence(split_key(seed, split, index)).generate_state(1)[0])
+
+
+def split_scene_ids(config: DatasetConfig) -> dict[str, list[str]]:
+    """Scene ids per split: apt_000... (val) and apt_test_000... (test)."""
+    return {
+        "val": [f"apt_{i:03d}" for i in range(config.num_scenes)],
+        "test": [f"apt_test_{i:03d}" for i in range(config.test_scenes)],
+    }
 
 
 def generate_dataset(
     out_dir: str | Path,
     config: DatasetConfig = DatasetConfig(),
-    scene_writer: SceneWriter = apartment_scene_writer,
+    scene_writer: SceneWriter | None = None,
     overwrite: bool = False,
 ) -> dict[str, Any]:
-    """Generate the dataset into `out_dir` atomically and return its stamp (also written to dataset.json)."""
+    """Generate the dataset into `out_dir` atomically and return its stamp (also written to dataset.json);
+    scenes come from `scene_writer`, by default the apartment generator with `config.apartment`."""
+    scene_writer = scene_writer or functools.partial(apartment_scene_writer, config=config.apartment)
     out = Path(out_dir)
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not overwrite)):
         raise DatasetGenerationError(
@@ -140,34 +163,15 @@ def _write_dataset(root: Path, config: DatasetConfig, scene_writer: SceneWriter)
     began = time.perf_counter()
     scenes_dir = root / "scenes"
     scenes_dir.mkdir(parents=True)
-    counts = {"objectnav": 0, "ovon": 0, "goat": 0, "goat_subtasks": 0, "openeqa": 0, "pointnav": 0}
-    text = _TextRecords(openeqa.SceneQuestions({"heldout": [], "train": []}, {}, {}), {})
-    scene_ids = []
+    counts: dict[str, dict[str, int]] = {}
+    scene_ids = split_scene_ids(config)
     gl = create_gl_context()
     try:
-        for index in range(config.num_scenes):
-            scene_id = f"apt_{index:03d}"
-            scene_writer(scenes_dir, scene_id, scene_seed(config.seed, index))
-            ctx = build_scene_context(
-                scenes_dir / f"{scene_id}.glb", f"{scene_id}.glb", config.view_points, gl
-            )
-            _write_scene(root, ctx, config, index, counts, text)
-            scene_ids.append(scene_id)
+        for split in SPLITS:
+            if scene_ids[split]:
+                counts[split] = _write_split(root, split, scene_ids[split], config, scene_writer, gl)
     finally:
         gl.release()
-    write_json_gz(
-        root / "objectnav" / OBJECTNAV_SPLIT / f"{OBJECTNAV_SPLIT}.json.gz", objectnav.split_header()
-    )
-    write_json_gz(root / "ovon" / ovon.SPLIT / f"{ovon.SPLIT}.json.gz", ovon.split_header())
-    write_json_gz(root / "goat" / goat.SPLIT / f"{goat.SPLIT}.json.gz", goat.split_header())
-    write_json_gz(root / "pointnav" / pointnav.SPLIT / f"{pointnav.SPLIT}.json.gz", pointnav.split_header())
-    write_json(root / "goat" / goat.SPLIT / goat_loader.FACTS_FILE, text.descriptions)
-    questions = text.questions
-    write_json(root / "openeqa" / openeqa.QUESTIONS_FILE, questions.records["heldout"])
-    write_json(root / "openeqa" / openeqa.TRAIN_QUESTIONS_FILE, questions.records["train"])
-    write_json(root / "openeqa" / openeqa_loader.STARTS_FILE, questions.starts)
-    write_json(root / "openeqa" / openeqa_loader.FACTS_FILE, questions.facts)
-    counts["openeqa"] = len(questions.records["heldout"])
     stamp = {
         "format": FORMAT,
         "generator_version": generator_version(),
@@ -184,14 +188,49 @@ def _write_dataset(root: Path, config: DatasetConfig, scene_writer: SceneWriter)
 
 @dataclass
 class _TextRecords:
-    """What the scenes add to the dataset-wide files: OpenEQA questions and GOAT description facts."""
+    """What the scenes add to the split-wide files: OpenEQA questions and GOAT description facts."""
 
     questions: openeqa.SceneQuestions
     descriptions: dict[str, dict[str, Any]]
 
 
+def _write_split(
+    root: Path,
+    split: str,
+    scene_ids: list[str],
+    config: DatasetConfig,
+    scene_writer: SceneWriter,
+    gl: Any,
+) -> dict[str, int]:
+    """Write the scenes and every benchmark's files of one split; returns its episode counts."""
+    scenes_dir = root / "scenes"
+    counts = {"objectnav": 0, "ovon": 0, "goat": 0, "goat_subtasks": 0, "openeqa": 0, "pointnav": 0}
+    text = _TextRecords(openeqa.SceneQuestions({"heldout": [], "train": []}, {}, {}), {})
+    for index, scene_id in enumerate(scene_ids):
+        scene_writer(scenes_dir, scene_id, scene_seed(config.seed, index, split))
+        ctx = build_scene_context(scenes_dir / f"{scene_id}.glb", f"{scene_id}.glb", config.view_points, gl)
+        _write_scene(root, split, ctx, config, index, counts, text)
+    for name, header in (
+        ("objectnav", objectnav.split_header()),
+        ("ovon", ovon.split_header()),
+        ("goat", goat.split_header()),
+        ("pointnav", pointnav.split_header()),
+    ):
+        write_json_gz(root / name / split / f"{split}.json.gz", header)
+    write_json(root / "goat" / split / goat_loader.FACTS_FILE, text.descriptions)
+    questions = text.questions
+    eqa = root / "openeqa" / split
+    write_json(eqa / openeqa.QUESTIONS_FILE, questions.records["heldout"])
+    write_json(eqa / openeqa.TRAIN_QUESTIONS_FILE, questions.records["train"])
+    write_json(eqa / openeqa_loader.STARTS_FILE, questions.starts)
+    write_json(eqa / openeqa_loader.FACTS_FILE, questions.facts)
+    counts["openeqa"] = len(questions.records["heldout"])
+    return counts
+
+
 def _write_scene(
     root: Path,
+    split: str,
     ctx: SceneContext,
     config: DatasetConfig,
     index: int,
@@ -199,34 +238,30 @@ def _write_scene(
     text: _TextRecords,
 ) -> None:
     """Write the content files of one scene and collect its OpenEQA questions and description facts."""
-    seed = config.seed
+    key = split_key(config.seed, split, index)
+
+    def rng(stream: int) -> np.random.Generator:
+        return np.random.default_rng([*key, stream])
+
     content = f"content/{ctx.scene_id}.json.gz"
-    data = objectnav.scene_content(
-        ctx, np.random.default_rng([seed, index, 1]), config.objectnav, counts["objectnav"]
-    )
-    write_json_gz(root / "objectnav" / OBJECTNAV_SPLIT / content, data)
+    data = objectnav.scene_content(ctx, rng(1), config.objectnav, counts["objectnav"])
+    write_json_gz(root / "objectnav" / split / content, data)
     counts["objectnav"] += len(data["episodes"])
-    data = ovon.scene_content(ctx, np.random.default_rng([seed, index, 2]), config.ovon, counts["ovon"])
-    write_json_gz(root / "ovon" / ovon.SPLIT / content, data)
+    data = ovon.scene_content(ctx, rng(2), config.ovon, counts["ovon"])
+    write_json_gz(root / "ovon" / split / content, data)
     counts["ovon"] += len(data["episodes"])
-    goat_rngs = (np.random.default_rng([seed, index, 3]), np.random.default_rng([seed, index, 5]))
     data, facts = goat.scene_content(
-        ctx, goat_rngs, config.goat, counts["goat"], config.view_points.frame_pixels
+        ctx, (rng(3), rng(5)), config.goat, counts["goat"], config.view_points.frame_pixels
     )
-    write_json_gz(root / "goat" / goat.SPLIT / content, data)
+    write_json_gz(root / "goat" / split / content, data)
     text.descriptions.update(facts)
     counts["goat"] += len(data["episodes"])
     counts["goat_subtasks"] += sum(len(e["tasks"]) for e in data["episodes"])
-    data = pointnav.scene_content(
-        ctx, np.random.default_rng([seed, index, 8]), config.pointnav, counts["pointnav"]
-    )
-    write_json_gz(root / "pointnav" / pointnav.SPLIT / content, data)
+    data = pointnav.scene_content(ctx, rng(8), config.pointnav, counts["pointnav"])
+    write_json_gz(root / "pointnav" / split / content, data)
     counts["pointnav"] += len(data["episodes"])
     scene = openeqa.scene_questions_json(
-        ctx,
-        tuple(np.random.default_rng([seed, index, stream]) for stream in (4, 6, 7)),
-        config.openeqa,
-        index * config.openeqa.histories_per_scene,
+        ctx, (rng(4), rng(6), rng(7)), config.openeqa, index * config.openeqa.histories_per_scene
     )
     for pool, records in scene.records.items():
         text.questions.records[pool].extend(records)

@@ -18,22 +18,23 @@ import numpy as np
 from tango.scenes.datasets.context import SceneContext
 from tango.scenes.datasets.descriptions import unique_facts
 from tango.scenes.datasets.records import goal_json, round_list, start_json
+from tango.scenes.datasets.starts import episode_start, scene_targets
 from tango.scenes.datasets.viewpoints import ObjectView, footprint_distance
 from tango.sim.scene import SceneObject
 from tango.tasks.episodes import goals_key
 from tango.tasks.goat import instance_key
 
-SPLIT = "val_unseen"
-
 
 @dataclass(frozen=True)
 class GoatConfig:
-    """Episode counts and lengths, and the camera of image goals."""
+    """Episode counts and lengths, the first subtask's start distance (`start_distances`: as
+    ObjectNavConfig's), and the camera of image goals."""
 
     episodes_per_scene: int = 6
     min_subtasks: int = 5
     max_subtasks: int = 10
     min_geodesic_m: float = 1.0
+    start_distances: str = ""
     image_goals_per_object: int = 2
     min_image_coverage: float = 0.02
     min_image_separation_m: float = 0.5
@@ -148,14 +149,16 @@ def scene_content(
     rng, wording_rng = rngs
     goals, facts = goat_goals(ctx, config, render_pixels, wording_rng)
     episodes: list[dict[str, Any]] = []
-    for _ in range(config.episodes_per_scene if goals else 0):
+    num_episodes = config.episodes_per_scene if goals else 0
+    targets = scene_targets(config.start_distances, num_episodes, rng)
+    for index in range(num_episodes):
         count = int(rng.integers(config.min_subtasks, config.max_subtasks + 1))
         tasks = _subtasks(ctx, goals, rng, count)
         first = tasks[0]
         first_objects = (
             ctx.goal_objects(first[0]) if first[1] == "object" else [ctx.annotations.object_by_id(first[2])]
         )
-        start = ctx.sample_start(first_objects, rng, config.min_geodesic_m)
+        start = episode_start(ctx, first_objects, rng, targets, index, config.min_geodesic_m)
         if start is None:
             continue
         episodes.append(
@@ -163,7 +166,10 @@ def scene_content(
                 "episode_id": str(first_id + len(episodes)),
                 "scene_id": ctx.scene_file,
                 **start_json(start),
-                "info": {"geodesic_distance": round(start.geodesic_distance, 4)},
+                "info": {
+                    "geodesic_distance": round(start.geodesic_distance, 4),
+                    "start_geodesic_distance": round(start.geodesic_distance, 4),
+                },
                 "goals": [],
                 "tasks": tasks,
             }

@@ -9,6 +9,7 @@ import numpy as np
 
 from tango.scenes.datasets.context import SceneContext
 from tango.scenes.datasets.records import goal_json, object_goal_episode
+from tango.scenes.datasets.starts import episode_start, scene_targets
 from tango.tasks.episodes import goals_key
 
 # HM3D ObjectNav goal categories (task ids in HM3D's order) and the apartment categories that count as each.
@@ -25,10 +26,13 @@ CATEGORY_TO_TASK_ID = {name: index for index, name in enumerate(HM3D_CATEGORIES)
 
 @dataclass(frozen=True)
 class ObjectNavConfig:
-    """How many episodes per scene and how far their starts are from the goals."""
+    """How many episodes per scene and how far their starts are from the goals: `start_distances` names the
+    reference distribution the start distances follow (tango.scenes.datasets.starts), "" for uniformly random
+    starts at least `min_geodesic_m` away."""
 
     episodes_per_scene: int = 8
     min_geodesic_m: float = 1.0
+    start_distances: str = ""
 
 
 def split_header() -> dict[str, Any]:
@@ -52,10 +56,12 @@ def scene_content(
         for task in present
     }
     episodes: list[dict[str, Any]] = []
-    for index in range(config.episodes_per_scene if present else 0):
+    count = config.episodes_per_scene if present else 0
+    targets = scene_targets(config.start_distances, count, rng)
+    for index in range(count):
         task = present[index % len(present)]
         objects = ctx.goal_objects(HM3D_CATEGORIES[task])
-        start = ctx.sample_start(objects, rng, config.min_geodesic_m)
+        start = episode_start(ctx, objects, rng, targets, index, config.min_geodesic_m)
         if start is None:
             continue
         episodes.append(object_goal_episode(ctx, start, task, objects, str(first_id + len(episodes))))

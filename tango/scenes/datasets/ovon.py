@@ -1,4 +1,6 @@
-"""HM3D-OVON files for synthetic scenes: every annotated category is an open-vocabulary goal."""
+"""HM3D-OVON files for synthetic scenes: every annotated category is a goal; with `open_fraction` > 0 an
+episode names it in words that are not its annotation label (`vocabulary.OPEN_NAMES`: synonyms, more specific
+names), as HM3D-OVON's own splits do, and goals_by_category holds the instances under that name."""
 
 from __future__ import annotations
 
@@ -9,17 +11,20 @@ import numpy as np
 
 from tango.scenes.datasets.context import SceneContext
 from tango.scenes.datasets.records import goal_json, object_goal_episode
+from tango.scenes.datasets.starts import episode_start, scene_targets
+from tango.scenes.datasets.vocabulary import goal_name
 from tango.tasks.episodes import goals_key
-
-SPLIT = "val_unseen"
 
 
 @dataclass(frozen=True)
 class OVONConfig:
-    """How many episodes per scene and how far their starts are from the goals."""
+    """How many episodes per scene, how far their starts are from the goals (`start_distances`: as
+    ObjectNavConfig's) and the share of episodes whose goal is named by an open-vocabulary name."""
 
     episodes_per_scene: int = 8
     min_geodesic_m: float = 1.0
+    start_distances: str = ""
+    open_fraction: float = 0.0
 
 
 def split_header() -> dict[str, Any]:
@@ -30,21 +35,26 @@ def split_header() -> dict[str, Any]:
 def scene_content(
     ctx: SceneContext, rng: np.random.Generator, config: OVONConfig, first_id: int
 ) -> dict[str, Any]:
-    """The content file of one scene: episodes over random categories and goals_by_category for all of them."""
+    """The content file of one scene: episodes over random categories and goals_by_category for every name
+    used (the label of each category, plus the open names its episodes use)."""
     categories = ctx.categories()
-    goals_by_category = {
-        goals_key(ctx.scene_file, c): [
-            {**goal_json(ctx, o, c), "children_object_categories": []} for o in ctx.goal_objects(c)
-        ]
-        for c in categories
-    }
+    goals_by_category = {goals_key(ctx.scene_file, c): _goals(ctx, c, c) for c in categories}
     episodes: list[dict[str, Any]] = []
     order = [categories[int(i)] for i in rng.permutation(len(categories))]
-    for index in range(config.episodes_per_scene if categories else 0):
+    count = config.episodes_per_scene if categories else 0
+    targets = scene_targets(config.start_distances, count, rng)
+    for index in range(count):
         category = order[index % len(order)]
         objects = ctx.goal_objects(category)
-        start = ctx.sample_start(objects, rng, config.min_geodesic_m)
+        start = episode_start(ctx, objects, rng, targets, index, config.min_geodesic_m)
         if start is None:
             continue
-        episodes.append(object_goal_episode(ctx, start, category, objects, str(first_id + len(episodes))))
+        name = goal_name(category, config.open_fraction, rng) if config.open_fraction > 0 else category
+        goals_by_category.setdefault(goals_key(ctx.scene_file, name), _goals(ctx, category, name))
+        episodes.append(object_goal_episode(ctx, start, name, objects, str(first_id + len(episodes))))
     return {"episodes": episodes, "goals_by_category": goals_by_category}
+
+
+def _goals(ctx: SceneContext, category: str, name: str) -> list[dict[str, Any]]:
+    """The goals of every instance of annotation `category`, named `name`."""
+    return [{**goal_json(ctx, o, name), "children_object_categories": []} for o in ctx.goal_objects(category)]

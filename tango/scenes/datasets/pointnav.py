@@ -18,7 +18,6 @@ from tango.scenes.datasets.records import round_list
 from tango.scenes.datasets.viewpoints import yaw_quaternion
 from tango.sim.navgrid import NavGrid
 
-SPLIT = "val"
 RETRIES_PER_GOAL = 10
 SUCCESS_DISTANCE = 0.2
 

@@ -52,7 +52,9 @@ def start_json(start: StartPose) -> dict[str, Any]:
 def object_goal_episode(
     ctx: SceneContext, start: StartPose, category: str, objects: list[SceneObject], episode_id: str
 ) -> dict[str, Any]:
-    """One ObjectNav/OVON episode record (goals are filled from goals_by_category by the loaders)."""
+    """One ObjectNav/OVON episode record (goals are filled from goals_by_category by the loaders); `info` also
+    names the start's geodesic distance to the goal set `start_geodesic_distance` (the same value HM3D calls
+    `geodesic_distance`), the figure the start distance distribution is measured on."""
     closest = ctx.closest_object(np.asarray(start.position), objects)
     return {
         "episode_id": episode_id,
@@ -61,6 +63,7 @@ def object_goal_episode(
         "object_category": category,
         "info": {
             "geodesic_distance": round(start.geodesic_distance, 4),
+            "start_geodesic_distance": round(start.geodesic_distance, 4),
             "euclidean_distance": round(start.euclidean_distance, 4),
             "closest_goal_object_id": closest.id,
         },
