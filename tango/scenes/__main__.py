@@ -10,7 +10,7 @@ import logging
 import sys
 from pathlib import Path
 
-from tango.scenes.datasets.default import DEFAULT_CONFIG
+from tango.scenes.datasets.default import DEFAULT_NAME, PRESETS
 from tango.scenes.datasets.generate import DatasetGenerationError, generate_dataset
 
 
@@ -22,7 +22,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     gen.add_argument("--out", type=Path, required=True, help="output folder (created atomically)")
     gen.add_argument(
-        "--scenes", type=int, default=DEFAULT_CONFIG.num_scenes, help="apartments of the val split"
+        "--preset",
+        choices=sorted(PRESETS),
+        default=DEFAULT_NAME,
+        help=f"the dataset configuration (default {DEFAULT_NAME}; synthetic-v2: the previous default's apartments)",
+    )
+    gen.add_argument(
+        "--scenes", type=int, default=None, help="apartments of the val split (default: the preset's)"
     )
     gen.add_argument(
         "--test-scenes", type=int, default=0, help="apartments of the test split (the default dataset has 10)"
@@ -48,12 +54,14 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     if args.command == "generate":
-        if args.scenes < 1:
+        preset = PRESETS[args.preset]
+        scenes = preset.num_scenes if args.scenes is None else args.scenes
+        if scenes < 1:
             print("--scenes must be at least 1", file=sys.stderr)
             return 2
         try:
             config = dataclasses.replace(
-                DEFAULT_CONFIG, num_scenes=args.scenes, test_scenes=args.test_scenes, seed=args.seed
+                preset, num_scenes=scenes, test_scenes=args.test_scenes, seed=args.seed
             )
             stamp = generate_dataset(args.out, config, overwrite=args.overwrite)
         except DatasetGenerationError as exc:

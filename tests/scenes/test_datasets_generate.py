@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -405,3 +406,20 @@ def test_cli_preview_writes_pngs_of_a_scene(tmp_path: Path, capsys: pytest.Captu
     )
     printed = capsys.readouterr().out.split()
     assert printed and all(Path(p).is_file() and p.endswith(".png") for p in printed)
+
+
+def test_cli_generate_preset_v2_writes_the_previous_defaults_apartments(tmp_path: Path) -> None:
+    """`--preset synthetic-v2` regenerates the previous default's smaller apartments (the v3 homes are larger)."""
+    v2, v3 = tmp_path / "v2", tmp_path / "v3"
+    assert scenes_cli.main(["generate", "--preset", "synthetic-v2", "--out", str(v2), "--scenes", "1"]) == 0
+    assert scenes_cli.main(["generate", "--out", str(v3), "--scenes", "1"]) == 0
+    v2_stamp, v3_stamp = read_stamp(v2), read_stamp(v3)
+    assert v2_stamp is not None and v3_stamp is not None
+    assert v2_stamp["config"]["apartment"] == _as_read(DatasetConfig())
+    assert v3_stamp["config"]["apartment"] == _as_read(default_dataset.DEFAULT_CONFIG)
+    assert v2_stamp["config"]["apartment"] != v3_stamp["config"]["apartment"]
+
+
+def _as_read(config: DatasetConfig) -> Any:
+    """The apartment settings as a dataset stamp holds them (JSON: tuples become lists)."""
+    return json.loads(json.dumps(asdict(config.apartment)))

@@ -40,6 +40,13 @@ DEFAULT_CONFIG = DatasetConfig(
 )
 """6 val scenes and 10 test scenes: ObjectNav and OVON 36 / 60 episodes, GOAT 12 / 20 (5-10 subtasks each)."""
 
+PRESETS: dict[str, DatasetConfig] = {
+    DEFAULT_NAME: DEFAULT_CONFIG,
+    "synthetic-v2": DatasetConfig(num_scenes=10, seed=0),
+}
+"""Named dataset configurations for `python -m tango.scenes generate --preset`: the default, and the previous
+default (10 smaller apartments, one val split) so that questions and runs written against it can be rerun."""
+
 
 def is_current(root: Path, config: DatasetConfig) -> bool:
     """True when `root` holds a complete dataset generated with `config` by the current generator code."""
