@@ -8,6 +8,7 @@ import pytest
 from tango.agent.api import GoalImage
 from tango.agent.context import AgentContext
 from tango.programs import Budget, Interpreter, StopReason, Trace, parse
+from tango.programs.generators.program_check import structure_problem
 from tango.programs.prompt import PromptError, build_prompt, parse_examples, prompt_for_task
 from tests.programs.fake_world import apartment
 
@@ -100,3 +101,10 @@ def test_graphnav_prompt_examples_parse_against_the_graphnav_toolbox():
     assert "recall_route(start: str, goal: str)" in prompt.system
     for example in prompt.examples:
         assert parse(example.program, toolbox="graphnav").toolbox == "graphnav"
+
+
+@pytest.mark.parametrize("example", PROMPT.examples, ids=lambda e: e.question[:40])
+def test_each_example_passes_the_pre_run_structure_check(example):
+    """Small models copy the examples' shapes: none may show a search that can only run once."""
+    question = example.question.rstrip().endswith("?")
+    assert structure_problem(parse(example.program), question=question) is None
