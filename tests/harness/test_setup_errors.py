@@ -8,6 +8,7 @@ import os
 import socket
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -92,6 +93,14 @@ def test_a_scene_graph_answerer_needs_its_local_model(
 ) -> None:
     monkeypatch.setenv("TANGO_CACHE", str(tmp_path / "empty-cache"))
     answerer = {"kind": "oracle", "fallback": "scene_graph", "local_model": ""}
+    monkeypatch.setitem(sys.modules, "cyllama", None)  # the extra absent: import fails, whatever is installed
+    with pytest.raises(
+        PreflightError, match=r"scene_graph\) needs the llm extra: pip install 'tango\[llm\]'"
+    ):
+        preflight({"perception": {"device": "cpu", "answerer": answerer}})
+    monkeypatch.setitem(
+        sys.modules, "cyllama", types.ModuleType("cyllama")
+    )  # the extra present, no model file
     with pytest.raises(
         PreflightError, match="scene_graph.*model file .* is missing; run: python -m tango.llm fetch"
     ):
