@@ -104,3 +104,18 @@ class TextEmbedder:
             found.flags.writeable = False
             self._similarities[pair] = found
         return found
+
+
+class MiniLMQuerySide:
+    """The text side shared by the MiniLM-based scorers (oracle and simulated): query embeddings carry no noise
+    and no ground truth, so both read them the same way from `self.text`."""
+
+    text: TextEmbedder
+
+    def text_embedding(self, text: str) -> np.ndarray:
+        """(D,) unit MiniLM embedding of a text."""
+        return self.text.embed([text])[0].astype(np.float32)
+
+    @property
+    def dim(self) -> int:
+        return int(self.text.embed(["object"]).shape[1])

@@ -9,10 +9,10 @@ from tango.agent.observation import Observation
 from tango.perception.config import ScorerConfig
 from tango.perception.oracle.ground_truth import GroundTruth, OracleContext
 from tango.perception.registry import register
-from tango.perception.text_similarity import TextEmbedder
+from tango.perception.text_similarity import MiniLMQuerySide, TextEmbedder
 
 
-class OracleTextScorer:
+class OracleTextScorer(MiniLMQuerySide):
     """ORACLE scorer: max MiniLM similarity between each prompt and the categories of annotated objects in view.
 
     A frame with no annotated object in view scores 0 for every prompt.
@@ -39,14 +39,6 @@ class OracleTextScorer:
             return np.zeros(self.dim, dtype=np.float32)
         total = self.text.embed(categories).sum(axis=0)
         return (total / np.linalg.norm(total)).astype(np.float32)
-
-    def text_embedding(self, text: str) -> np.ndarray:
-        """(D,) unit MiniLM embedding of a text."""
-        return self.text.embed([text])[0].astype(np.float32)
-
-    @property
-    def dim(self) -> int:
-        return int(self.text.embed(["object"]).shape[1])
 
 
 @register("scorer", "text_oracle", oracle=True)

@@ -22,10 +22,10 @@ from tango.perception.registry import register
 from tango.perception.simulated.draws import normals, text_key
 from tango.perception.simulated.params import DetectionModel, ScorerNoise, parse
 from tango.perception.simulated.view import SimulatedEyes, eyes_for
-from tango.perception.text_similarity import TextEmbedder
+from tango.perception.text_similarity import MiniLMQuerySide, TextEmbedder
 
 
-class SimulatedScorer:
+class SimulatedScorer(MiniLMQuerySide):
     """Noisy MiniLM value scores and frame embeddings from the simulated view of each frame."""
 
     def __init__(self, eyes: SimulatedEyes, text: TextEmbedder, noise: ScorerNoise) -> None:
@@ -70,14 +70,6 @@ class SimulatedScorer:
         direction = normals(key, "scorer/embedding", np.arange(len(total)))
         total = total + self.noise.embedding_noise * direction / np.linalg.norm(direction)
         return (total / np.linalg.norm(total)).astype(np.float32)
-
-    def text_embedding(self, text: str) -> np.ndarray:
-        """(D,) unit MiniLM embedding of a text (the query side has no noise)."""
-        return self.text.embed([text])[0].astype(np.float32)
-
-    @property
-    def dim(self) -> int:
-        return int(self.text.embed(["object"]).shape[1])
 
 
 @register("scorer", "simulated", oracle=True)
