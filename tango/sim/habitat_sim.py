@@ -38,10 +38,11 @@ from habitat.core.simulator import (
 from omegaconf import DictConfig, OmegaConf
 
 from tango.sim.navgrid import NavGrid, NavGridConfig
-from tango.sim.pose import camera_pose, forward_vector, quaternion_to_yaw, yaw_rotation
 from tango.sim.render import Frame, Renderer, create_gl_context
-from tango.sim.scene import LoadedScene, SceneAnnotations, load_scene, world_triangles
+from tango.sim.scene import LoadedScene, load_scene, world_triangles
 from tango.sim.views import ViewRenderers, view_pose
+from tango.types.poses import camera_pose, forward_vector, quaternion_to_yaw, yaw_rotation
+from tango.types.scene import SceneAnnotations
 
 LOG = logging.getLogger(__name__)
 
