@@ -179,7 +179,3 @@ def recall(ctx: AgentContext, target: str) -> list[ObjectHandle]:
 def stop(ctx: AgentContext) -> None:
     """Declare the current goal reached here; it also ends the enclosing explore_scene() search loop."""
     ctx.agent.stop()
-
-
-# TANGO's other primitive names, registered after the ones above so the prompt keeps its order.
-from tango.primitives import tango_compat  # noqa: F401
