@@ -21,7 +21,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from tango.agent.api import GoalImage
 from tango.harness.episode import EpisodeResult, EpisodeSpec
 from tango.harness.registry import register_task
 from tango.harness.scoring import pool_by_goal_type
@@ -61,6 +60,7 @@ from tango.tasks.goat_program import (
     subtask_instruction,
 )
 from tango.tasks.habitat_runner import HabitatTask
+from tango.types.goals import GoalImage
 
 GOAL_TYPES = ("object", "description", "image")
 MAX_DESCRIPTION_WORDS = 55
