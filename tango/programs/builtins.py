@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from tango.programs.text_methods import PREFIX, TEXT_METHODS
 from tango.programs.values import MAX_RANGE, MAX_SEQUENCE, ValueLimitError, check_size
 
 MAX_ROUND_DIGITS = 20
@@ -113,6 +114,10 @@ BUILTINS: dict[str, Builtin] = {
     "all": Builtin(_all, 1, 1, offered=False),
     "bool": Builtin(bool, 0, 1, offered=False),
     "format": Builtin(_format, 1, 2, offered=False),
+    **{
+        PREFIX + name: Builtin(func, low, high, offered=False)
+        for name, (func, low, high) in TEXT_METHODS.items()
+    },
 }
 
 FORBIDDEN_CALLS = frozenset(

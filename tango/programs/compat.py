@@ -22,6 +22,7 @@ import re
 from tango.primitives import Toolbox
 from tango.programs.builtins import BUILTINS, FORMAT_SPEC
 from tango.programs.errors import ProgramError
+from tango.programs.text_methods import PREFIX, TEXT_METHODS
 
 EXPLORE_TARGET = "map_scene"
 RENAMED = "{name}_value"
@@ -43,6 +44,7 @@ def normalise(tree: ast.Module, box: Toolbox, offset: int) -> list[str]:
     """Rewrite `tree` in place; the warnings, one per dropped argument list, moved target or renamed variable."""
     warnings: list[str] = []
     _tango_keywords(tree, box)
+    text_method_calls(tree)
     _rename_shadowing_variables(tree, box, offset, warnings)
     tree.body = _statements(tree.body, box, offset, warnings)
     fstrings = any(isinstance(node, ast.JoinedStr) for node in ast.walk(tree))  # ast.walk does not recurse
@@ -105,6 +107,20 @@ def _tango_keywords(tree: ast.Module, box: Toolbox) -> None:
             ours = aliases.get(keyword.arg or "")
             if ours in names and keyword.arg not in names:
                 keyword.arg = ours
+
+
+def text_method_calls(tree: ast.AST) -> None:
+    """`x.lower()` -> `text_lower(x)` for the text methods (tango.programs.text_methods); other attributes are left
+    to the validator, which refuses them with their line."""
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in TEXT_METHODS
+        ):
+            receiver = node.func.value
+            node.func = ast.copy_location(ast.Name(id=PREFIX + node.func.attr, ctx=ast.Load()), node.func)
+            node.args = [receiver, *node.args]
 
 
 def _rename_shadowing_variables(tree: ast.Module, box: Toolbox, offset: int, warnings: list[str]) -> None:

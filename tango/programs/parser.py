@@ -18,7 +18,7 @@ from typing import Any
 from tango.primitives import DEFAULT_TOOLBOX, Toolbox, get_toolbox
 from tango.programs import layout
 from tango.programs.builtins import BUILTINS, FORBIDDEN_CALLS
-from tango.programs.compat import normalise
+from tango.programs.compat import normalise, text_method_calls
 from tango.programs.errors import ProgramError
 from tango.programs.extract import extract_program
 
@@ -112,6 +112,7 @@ def parse_expression(text: str, toolbox: Toolbox, names: set[str]) -> ast.expr:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as error:
         raise ProgramError(None, f"eval(): {text.strip()!r} is not an expression: {error.msg}") from None
+    text_method_calls(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in BUILTINS):
             raise ProgramError(None, f"eval(): {text.strip()!r} may call only {', '.join(sorted(BUILTINS))}")

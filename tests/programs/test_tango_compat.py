@@ -264,3 +264,41 @@ def test_check_raw_reads_a_json_file_of_replies_and_counts_them(tmp_path):
     assert done.returncode == 1 and lines[0] == f"ok {path}#question_1"
     assert lines[1].startswith(f"error {path}#question_2:1: unknown primitive 'look_behind'")
     assert done.stderr.splitlines()[-1] == "1 of 2 replies ok (50.0%)"
+
+
+def test_text_methods_tango_evaluates_run_with_their_meaning():
+    text = 'ans = answer("what color is it?")\nwords = ans.upper().strip().split()\n' \
+           'if "red" in ans.lower() and ans.startswith("r"):\n' \
+           '    return [", ".join(words + ["x"]).replace("x", "y"), eval("{ans}.title()")]\n'  # fmt: skip
+    program = parse(text)
+    assert "words = text_split(text_strip(text_upper(ans)))" in program.source
+    value, _ = run(text)
+    assert value == ["RED, y", "Red"]
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "reason"),
+    [
+        ("c = detect('chair')\nx = c.lower()\n", 2, ".lower() is a method of texts, not of list"),
+        ("x = 'a' * 5000\ny = x.replace('a', 'aaa')\n", 2, "15000 characters long"),
+        ("x = ', '.join([1, 2])\n", 1, "needs a list of texts"),
+    ],
+)
+def test_a_text_method_on_anything_else_or_past_the_size_limit_fails_at_its_line(text, line, reason):
+    world = apartment(Budget(max_steps=10))
+    result = Interpreter("habitat").run(parse(text), AgentContext(agent=world, budget=world.budget))
+    assert result.error_line == line and result.error is not None and reason in result.error
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("x = 'a {0}'.format(1)\n", "attribute access"),
+        ("c = detect('chair')\nc.append(1)\n", "attribute access"),
+        ("x = 'a'\ny = x.lower\n", "attribute access"),
+    ],
+)
+def test_other_attributes_are_still_refused_with_their_line(text, reason):
+    with pytest.raises(ProgramError) as caught:
+        parse(text)
+    assert reason in caught.value.reason and caught.value.line == text.count("\n")
