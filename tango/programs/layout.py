@@ -3,9 +3,9 @@
 TANGO's interpreter (filippoziliotto/TANGO, code_interpreter/interpreter_orig.py) reads a program line by line:
 a block header's condition is the text between its keyword and the first colon (so `if is_found(x)::`, which
 TANGO's own ObjectNav, OVON and GOAT prompts write, and a header without its colon both read as `if
-is_found(x):`), and a line's depth is only its own indentation, so a block is the lines after a header that are
-indented more than it and a line indented deeper than the line before (TANGO's OpenEQA example prompt does
-this; so does the `go_upstairs()\\n ` it puts before a program for a floor change) simply runs next.
+is_found(x):`), and a line's depth is only its own indentation (its level: spaces // 4), so a block is the lines
+after a header at a deeper level, and a line indented deeper than the line before (TANGO's OpenEQA example prompt
+does this; so does the `go_upstairs()\\n ` it puts before a program for a floor change) simply runs next.
 
 `repair(text, reindent)` is tried only when Python cannot parse a program: first the colons alone, then with every
 line re-indented by that rule. It changes the layout, never a line's words, and keeps the line count (so error
@@ -28,7 +28,7 @@ def repair(text: str, reindent: bool, offset: int = 0) -> tuple[str, list[str]]:
     lines = text.split("\n")
     out: list[str] = []
     changed: dict[str, int] = {}
-    open_headers: list[int] = []  # the indentation widths of the headers whose blocks are open
+    open_headers: list[int] = []  # TANGO's levels (indentation // 4) of the headers whose blocks are open
     depth = 0  # open brackets: a line inside them continues a statement and keeps its layout
     for number, line in enumerate(lines, start=1):
         code = _code_part(line).rstrip()
@@ -38,22 +38,23 @@ def repair(text: str, reindent: bool, offset: int = 0) -> tuple[str, list[str]]:
             depth = max(0, depth + _bracket_balance(code))
             continue
         width = len(line) - len(line.lstrip(" "))
+        tango_level = width // len(INDENT)
         while (
             open_headers
-            and width <= open_headers[-1]
-            and not (_CONTINUES_BLOCK.match(stripped) and width == open_headers[-1])
+            and tango_level <= open_headers[-1]
+            and not (_CONTINUES_BLOCK.match(stripped) and tango_level == open_headers[-1])
         ):
             open_headers.pop()
-        if _CONTINUES_BLOCK.match(stripped) and open_headers and width == open_headers[-1]:
+        if _CONTINUES_BLOCK.match(stripped) and open_headers and tango_level == open_headers[-1]:
             open_headers.pop()
         level = len(open_headers)
         new_code = stripped
         if _HEADER.match(stripped):
-            new_code = _one_colon(stripped, _next_is_deeper(lines, number, width))
+            new_code = _one_colon(stripped, _next_is_deeper(lines, number, tango_level))
             if new_code != stripped:
                 changed.setdefault("colon", number)
             if new_code.endswith(":"):
-                open_headers.append(width)
+                open_headers.append(tango_level)
         indent = INDENT * level if reindent else line[:width]
         if len(indent) != width:
             changed.setdefault("indent", number)
@@ -86,11 +87,11 @@ def _one_colon(header: str, body_follows: bool) -> str:
     return header
 
 
-def _next_is_deeper(lines: list[str], number: int, width: int) -> bool:
-    """True when the next code line after line `number` (1-based) is indented more than `width`."""
+def _next_is_deeper(lines: list[str], number: int, level: int) -> bool:
+    """True when the next code line after line `number` (1-based) is at a deeper TANGO level than `level`."""
     for line in lines[number:]:
         if _code_part(line).strip():
-            return len(line) - len(line.lstrip(" ")) > width
+            return (len(line) - len(line.lstrip(" "))) // len(INDENT) > level
     return False
 
 

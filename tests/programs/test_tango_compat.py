@@ -302,3 +302,10 @@ def test_other_attributes_are_still_refused_with_their_line(text, reason):
     with pytest.raises(ProgramError) as caught:
         parse(text)
     assert reason in caught.value.reason and caught.value.line == text.count("\n")
+
+
+def test_a_line_between_levels_takes_tangos_level_of_its_indentation():
+    program = parse("x = detect('bed')\nif is_found(x)::\n    navigate_to(x)\n  return 'a'\n")
+    assert program.source.splitlines()[-1] == "return 'a'"
+    value, world = run("x = detect('bed')\nif is_found(x)::\n    navigate_to(x)\n  return 'a'\n")
+    assert value == "a" and world.position == (0.0, 0.0, 0.0)
