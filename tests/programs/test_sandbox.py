@@ -22,7 +22,7 @@ REJECTED = [
     ("attribute", "x = detect('a')\ny = x.label\n", "attribute access"),
     ("dunder_attribute", "x = [].__class__\n", "attribute access"),
     ("builtins_name", "x = __builtins__\n", "underscore"),
-    ("list_comprehension", "x = [i for i in range(3)]\n", "comprehensions are not allowed"),
+    ("list_comprehension", "while [i for i in range(3)]:\n    pass\n", "comprehensions are not allowed"),
     ("generator", "x = len(i for i in range(3))\n", "generator expressions are not allowed"),
     ("lambda", "f = lambda: 1\n", "lambdas are not allowed"),
     ("def", "def f():\n    return 1\n", "function definitions"),

@@ -309,3 +309,38 @@ def test_a_line_between_levels_takes_tangos_level_of_its_indentation():
     assert program.source.splitlines()[-1] == "return 'a'"
     value, world = run("x = detect('bed')\nif is_found(x)::\n    navigate_to(x)\n  return 'a'\n")
     assert value == "a" and world.position == (0.0, 0.0, 0.0)
+
+
+COMPREHENSIONS = """explore_scene()
+chairs = detect('chair')
+if is_found(chairs) and any(count([c]) > 0 for c in chairs):
+    c = 'kept'
+    near = [o for o in chairs if count([o]) > 0]
+    pairs = [[a, b] for a in range(3) for b in range(a) if a + b > 1]
+    return [len(near) == len(chairs) > 0, pairs, c, sum([x * 2 for x in [1, 2]])]
+"""
+
+
+def test_comprehensions_run_as_for_loops_without_touching_the_programs_names():
+    program = parse(COMPREHENSIONS)
+    assert "for item_" in program.source and "[o for o" not in program.source
+    value, _ = run(COMPREHENSIONS)
+    assert value == [True, [[2, 0], [2, 1]], "kept", 6]
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "reason"),
+    [
+        (
+            "xs = [1]\nwhile any(x > 0 for x in xs):\n    xs = []\n",
+            2,
+            "generator expressions are not allowed",
+        ),
+        ("xs = [1]\nys = {x for x in xs}\n", 2, "comprehensions are not allowed"),
+        ("xs = [[1, 2]]\nys = [a for a, b in xs]\n", 2, "comprehensions are not allowed"),
+    ],
+)
+def test_comprehensions_evaluated_more_than_once_or_not_lists_are_refused_with_their_line(text, line, reason):
+    with pytest.raises(ProgramError) as caught:
+        parse(text)
+    assert caught.value.line == line and reason in caught.value.reason
