@@ -20,7 +20,7 @@ import ast
 import re
 
 from tango.primitives import Toolbox
-from tango.programs import comprehensions
+from tango.programs import comprehensions, percent_format
 from tango.programs.builtins import BUILTINS, FORMAT_SPEC
 from tango.programs.errors import ProgramError
 from tango.programs.text_methods import PREFIX, TEXT_METHODS
@@ -46,6 +46,7 @@ def normalise(tree: ast.Module, box: Toolbox, offset: int) -> list[str]:
     warnings: list[str] = []
     _tango_keywords(tree, box)
     text_method_calls(tree)
+    percent_format.expand(tree, offset)
     comprehensions.expand(tree)
     _rename_shadowing_variables(tree, box, offset, warnings)
     tree.body = _statements(tree.body, box, offset, warnings)

@@ -344,3 +344,28 @@ def test_comprehensions_evaluated_more_than_once_or_not_lists_are_refused_with_t
     with pytest.raises(ProgramError) as caught:
         parse(text)
     assert caught.value.line == line and reason in caught.value.reason
+
+
+def test_percent_formatting_gives_pythons_text():
+    n, name = 3.7, "bed"
+    text = "n = 3.7\nname = 'bed'\nreturn ['%s: %d chairs, %.2f m, %5.1f%%, %-4s|' % (name, n, n, n, 'ab'), 7 % 3]\n"
+    program = parse(text)
+    assert "str(name) + ': ' + format(int(n), 'd')" in program.source
+    value, _ = run(text)
+    assert value == ["%s: %d chairs, %.2f m, %5.1f%%, %-4s|" % (name, n, n, n, "ab"), 1]  # noqa: UP031
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("x = 1\ny = '%r' % x\n", "the %-format '%r'"),
+        ("x = 1\ny = '%(a)s' % x\n", "mapping key"),
+        ("x = 1\ny = '%s and %s' % x\n", "more %-fields than values"),
+        ("x = 1\ny = '%s' % (x, x)\n", "more values than %-fields"),
+        ("x = 1\ny = '%200d' % x\n", "two digits at most"),
+    ],
+)
+def test_percent_formats_outside_the_rewrite_are_refused_with_their_line(text, reason):
+    with pytest.raises(ProgramError) as caught:
+        parse(text)
+    assert caught.value.line == 2 and reason in caught.value.reason
