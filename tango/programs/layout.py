@@ -34,8 +34,12 @@ def repair(text: str, reindent: bool, offset: int = 0) -> tuple[str, list[str]]:
         code = _code_part(line).rstrip()
         stripped = code.strip()
         if depth > 0 or not stripped:
-            out.append(line)
             depth = max(0, depth + _bracket_balance(code))
+            extra = _EXTRA_COLONS.match(code) if depth == 0 and stripped else None
+            if extra is not None:  # the last line of a header written over several lines
+                changed.setdefault("colon", number)
+                line = extra.group(1) + ":" + line[len(code) :]
+            out.append(line)
             continue
         width = len(line) - len(line.lstrip(" "))
         tango_level = width // len(INDENT)
@@ -49,7 +53,9 @@ def repair(text: str, reindent: bool, offset: int = 0) -> tuple[str, list[str]]:
             open_headers.pop()
         level = len(open_headers)
         new_code = stripped
-        if _HEADER.match(stripped):
+        if _HEADER.match(stripped) and _bracket_balance(code) > 0:
+            open_headers.append(tango_level)  # a header over several lines: its colon ends the last one
+        elif _HEADER.match(stripped):
             new_code = _one_colon(stripped, _next_is_deeper(lines, number, tango_level))
             if new_code != stripped:
                 changed.setdefault("colon", number)

@@ -369,3 +369,10 @@ def test_percent_formats_outside_the_rewrite_are_refused_with_their_line(text, r
     with pytest.raises(ProgramError) as caught:
         parse(text)
     assert caught.value.line == 2 and reason in caught.value.reason
+
+
+def test_a_header_over_several_lines_with_two_colons_reads_as_one():
+    program = parse(
+        "a = detect('bed')\n  b = 2\nif (is_found(a) and\n        b > 1)::  # both\n    return 1\n"
+    )
+    assert program.source.splitlines()[-2:] == ["if is_found(a) and b > 1:", "    return 1"]
