@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from tango.programs.text_methods import PREFIX, TEXT_METHODS
 from tango.programs.values import MAX_RANGE, MAX_SEQUENCE, ValueLimitError, check_size
 
 MAX_ROUND_DIGITS = 20
 """round(x, n) with |n| above this is refused: for an integer, n = -10**8 alone would compute 10**(10**8)."""
+FORMAT_SPEC = re.compile(r"(?:[^{}]?[<>=^])?[+\- ]?#?0?\d{0,2}[,_]?(?:\.\d{1,2})?[bcdeEfFgGnosxX%]?")
+"""Python's format-spec mini-language with a width and a precision of at most two digits (f-strings' `{x:.2f}`):
+the text it makes stays short whatever the spec."""
 
 
 def _bounded(values: Any) -> Any:
@@ -52,13 +57,44 @@ def _int(value: Any) -> int:
     return check_size(int(value))
 
 
+def _list(values: Any = ()) -> list[Any]:
+    return list(_bounded(values))
+
+
+def _sum(values: Any) -> Any:
+    return sum(_bounded(values))
+
+
+def _sorted(values: Any) -> list[Any]:
+    return sorted(_bounded(values))
+
+
+def _any(values: Any) -> bool:
+    return any(_bounded(values))
+
+
+def _all(values: Any) -> bool:
+    return all(_bounded(values))
+
+
+def _format(value: Any, spec: Any = "") -> str:
+    if not isinstance(spec, str) or FORMAT_SPEC.fullmatch(spec) is None:
+        raise ValueError(f"{spec!r} is not a format spec of at most two-digit width and precision")
+    if not isinstance(value, (int, float, str, bool)):
+        raise TypeError(f"format() formats a number or a text, not {type(value).__name__}")
+    return check_size(format(value, spec))
+
+
 @dataclass(frozen=True)
 class Builtin:
-    """A builtin's implementation and how many arguments it takes (max None = any number)."""
+    """A builtin's implementation and how many arguments it takes (max None = any number). `offered` ones are
+    in the prompt's language and the decoding grammar; the others are accepted because TANGO's programs use
+    them (its interpreter evaluates expressions with Python's builtins) but not offered to a model."""
 
     func: Callable[..., Any]
     min_args: int
     max_args: int | None
+    offered: bool = True
 
 
 BUILTINS: dict[str, Builtin] = {
@@ -71,6 +107,17 @@ BUILTINS: dict[str, Builtin] = {
     "float": Builtin(float, 1, 1),
     "abs": Builtin(abs, 1, 1),
     "round": Builtin(_round, 1, 2),
+    "list": Builtin(_list, 0, 1, offered=False),
+    "sum": Builtin(_sum, 1, 1, offered=False),
+    "sorted": Builtin(_sorted, 1, 1, offered=False),
+    "any": Builtin(_any, 1, 1, offered=False),
+    "all": Builtin(_all, 1, 1, offered=False),
+    "bool": Builtin(bool, 0, 1, offered=False),
+    "format": Builtin(_format, 1, 2, offered=False),
+    **{
+        PREFIX + name: Builtin(func, low, high, offered=False)
+        for name, (func, low, high) in TEXT_METHODS.items()
+    },
 }
 
 FORBIDDEN_CALLS = frozenset(

@@ -69,7 +69,7 @@ def _rule_name(name: str) -> str:
 def _calls(box: Toolbox) -> list[str]:
     """One rule per offered primitive and per builtin, then `call` choosing among them."""
     rules, names = [], []
-    builtins = {f"b-{n}": (n, b.min_args, b.max_args) for n, b in BUILTINS.items()}
+    builtins = {f"b-{n}": (n, b.min_args, b.max_args) for n, b in BUILTINS.items() if b.offered}
     primitives = {s.name: (s.name, s.min_args, s.max_args) for s in box.primitives.values() if not s.compat}
     for key, (name, low, high) in sorted({**primitives, **builtins}.items()):
         rule = _rule_name(key)

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from tango.primitives import DEFAULT_TOOLBOX, Toolbox, get_toolbox
+from tango.programs import layout
 from tango.programs.builtins import BUILTINS, FORBIDDEN_CALLS
-from tango.programs.compat import normalise
+from tango.programs.compat import normalise, text_method_calls
 from tango.programs.errors import ProgramError
 from tango.programs.extract import extract_program
 
@@ -94,8 +95,8 @@ def parse(text: str, toolbox: str | Toolbox = DEFAULT_TOOLBOX) -> Program:
     body, offset = extract_program_text(text)
     if not body.strip():
         raise ProgramError(1, "the program is empty")
-    tree = _syntax_tree(body, offset)
-    warnings = normalise(tree, box, offset)
+    tree, warnings = _syntax_tree_as_tango_reads(body, offset)
+    warnings += normalise(tree, box, offset)
     _Validator(box, offset).check_module(tree)
     tree.body = _explicit_search_loops(tree.body, box)
     source = ast.unparse(tree) + "\n"
@@ -111,6 +112,7 @@ def parse_expression(text: str, toolbox: Toolbox, names: set[str]) -> ast.expr:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as error:
         raise ProgramError(None, f"eval(): {text.strip()!r} is not an expression: {error.msg}") from None
+    text_method_calls(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in BUILTINS):
             raise ProgramError(None, f"eval(): {text.strip()!r} may call only {', '.join(sorted(BUILTINS))}")
@@ -146,6 +148,22 @@ def _syntax_tree(text: str, offset: int) -> ast.Module:
         raise ProgramError(line, f"syntax error: {error.msg}") from None
     except (RecursionError, MemoryError, ValueError) as error:
         raise ProgramError(None, f"program cannot be parsed: {type(error).__name__}: {error}") from None
+
+
+def _syntax_tree_as_tango_reads(text: str, offset: int) -> tuple[ast.Module, list[str]]:
+    """The syntax tree of `text`; where Python refuses its layout, of the layout TANGO reads (tango.programs.layout:
+    the colons alone first, then the indentation too), with a warning per change; else Python's error."""
+    try:
+        return _syntax_tree(text, offset), []
+    except ProgramError as error:
+        for reindent in (False, True):
+            repaired, warnings = layout.repair(text, reindent, offset)
+            if warnings:
+                try:
+                    return _syntax_tree(repaired, offset), warnings
+                except ProgramError:
+                    continue
+        raise error from None
 
 
 def _is_explore_call(node: ast.AST, box: Toolbox) -> bool:
