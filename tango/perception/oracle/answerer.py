@@ -28,7 +28,9 @@ from dataclasses import dataclass, replace
 
 from tango.agent.api import GoalImage
 from tango.agent.observation import Observation
-from tango.perception.config import AnswererConfig
+from tango.perception.config import GRAPH_SOURCES, AnswererConfig
+from tango.perception.context import BuildContext
+from tango.perception.detected_objects import DetectionGraph
 from tango.perception.oracle.ground_truth import GroundTruth, OracleContext
 from tango.perception.oracle.intents import (
     ROOM_PLACEHOLDER,
@@ -307,9 +309,28 @@ def oracle_answerer(config: AnswererConfig, ctx: OracleContext) -> OracleAnswere
     return answerer
 
 
-@register("answerer", "scene_graph", oracle=True)
-def scene_graph_answerer(config: AnswererConfig, ctx: OracleContext) -> SceneGraphAnswerer:
-    """Every question through the model, over the scene graph of the annotated objects the agent observed."""
+def graph_from_detections(config: AnswererConfig) -> bool:
+    """Whether a scene-graph answerer reads the detector's reports (`graph: detections`) rather than the
+    annotated objects observed; ValueError (a setup error) for an unknown source."""
+    if config.graph not in GRAPH_SOURCES:
+        raise ValueError(f"perception.answerer.graph is {config.graph!r}; choose from {GRAPH_SOURCES}")
+    return config.graph == "detections"
+
+
+def graph_from_annotations(config: AnswererConfig) -> bool:
+    """Whether a scene-graph answerer reads ground truth: the ORACLE source, the annotated objects observed."""
+    return not graph_from_detections(config)
+
+
+@register("answerer", "scene_graph", oracle=graph_from_annotations, observes=graph_from_detections)
+def scene_graph_answerer(config: AnswererConfig, ctx: BuildContext) -> SceneGraphAnswerer:
+    """Every question through the model, over a scene graph: with `graph: observed` (an oracle) of the
+    annotated objects the agent observed; with `graph: detections` (no oracle unless the detector or the
+    room classifier is) of the bundle's detector's and room classifier's reports, fed every frame."""
+    if graph_from_detections(config):
+        source = DetectionGraph(ctx.component("detector"), ctx.component("room"), config.vocabulary)
+        return SceneGraphAnswerer(source.graph, chat_backend(config), observer=source.observe)
+    assert isinstance(ctx, OracleContext)
     truth = ctx.ground_truth
     rules = OracleAnswerer(truth.scene, truth.min_pixels, ctx.models.text(config.text_model), truth.observed)
     return SceneGraphAnswerer(rules.graph, chat_backend(config))
