@@ -39,8 +39,8 @@ MAX_MASK_SAMPLES = 600
 """Mask pixels back-projected per detection (an even subsample of larger masks)."""
 MIN_SIGHTINGS = 2
 CELL_M = 0.5
-MIN_ROOM_VIEWS = 10
-ROOM_REACH_M = 1.5
+MIN_ROOM_VIEWS = 8
+ROOM_REACH_M = 1.2
 
 
 def thick(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
