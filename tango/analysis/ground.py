@@ -17,13 +17,14 @@ import numpy as np
 
 from tango.harness.episode import load_plugin
 from tango.scenes.datasets.visibility import VisibilityRenderer
-from tango.sim.pose import camera_pose
-from tango.sim.scene import SceneAnnotations, SceneObject, load_scene
+from tango.sim.scene import load_scene
 from tango.tasks.episodes import NavEpisode, resolve_scene_path
 from tango.tasks.flow import dataset_paths
 from tango.tasks.goat import GoatEpisode
 from tango.tasks.habitat_runner import HabitatTask, task_config
 from tango.tasks.openeqa import EQAQuestion
+from tango.types.poses import camera_pose
+from tango.types.scene import SceneAnnotations, SceneObject
 
 MAX_RENDER_SIDE = 160
 DEFAULT_MIN_PIXELS = 100

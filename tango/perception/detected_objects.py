@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tango.agent.observation import Observation
 from tango.perception.detections import Detections, normalise_label
 from tango.perception.interfaces import Detector, RoomClassifier
 from tango.perception.scene_graph import GraphObject, SceneGraph
+from tango.types.observation import Observation
 
 MERGE_OVERLAP = 0.3
 MERGE_DISTANCE_M = 0.5

@@ -15,13 +15,13 @@ from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
-from tango.agent.api import GoalImage
 from tango.harness.episode import EpisodeResult, EpisodeSpec
 from tango.programs.generators.record import GenerationRecord
 from tango.programs.interpreter import RunResult, StopReason
 from tango.tasks.episodes import ViewPoint
 from tango.tasks.fields import DatasetError, Loaded
 from tango.tasks.measures import DISTANCE_DEFINITIONS
+from tango.types.goals import GoalImage
 
 Point = Sequence[float] | np.ndarray
 

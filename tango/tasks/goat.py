@@ -21,7 +21,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from tango.agent.api import GoalImage
 from tango.harness.episode import EpisodeResult, EpisodeSpec
 from tango.programs.generators.record import GenerationRecord
 from tango.programs.interpreter import RunResult
@@ -61,6 +60,7 @@ from tango.tasks.goat_program import (
 from tango.tasks.habitat_runner import HabitatTask
 from tango.tasks.measures import aggregate_subtasks
 from tango.tasks.registry import register_task
+from tango.types.goals import GoalImage
 
 GOAL_TYPES = ("object", "description", "image")
 MAX_DESCRIPTION_WORDS = 55

@@ -24,10 +24,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tango.agent.api import GoalImage
 from tango.programs.interpreter import RunResult
 from tango.tasks.flow import EpisodeRun, NavTaskConfig, goal_points
 from tango.tasks.objectnav import object_instruction
+from tango.types.goals import GoalImage
 
 if TYPE_CHECKING:
     from tango.tasks.goat import GoatSubtask

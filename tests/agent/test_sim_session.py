@@ -10,9 +10,9 @@ import pytest
 
 from tango.agent.sim_session import TILT_LIMIT_DEG, SimSession
 from tango.sim.config import EmbeddedSimConfig
-from tango.sim.pose import forward_vector
 from tango.tasks import objectnav
 from tango.tasks.episodes import NavEpisode
+from tango.types.poses import forward_vector
 from tests.agent.synthetic import data_path
 
 FORWARD_STEP_M = 0.25

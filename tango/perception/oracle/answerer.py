@@ -26,8 +26,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from tango.agent.api import GoalImage
-from tango.agent.observation import Observation
 from tango.perception.config import GRAPH_SOURCES, AnswererConfig
 from tango.perception.context import BuildContext
 from tango.perception.detected_objects import DetectionGraph
@@ -47,6 +45,8 @@ from tango.perception.registry import register
 from tango.perception.scene_graph import GraphObject, SceneGraph
 from tango.perception.scene_graph_answerer import SceneGraphAnswerer, chat_backend
 from tango.perception.text_similarity import TextEmbedder
+from tango.types.goals import GoalImage
+from tango.types.observation import Observation
 
 UNSEEN = "unknown"
 FALLBACKS = ("none", "scene_graph")

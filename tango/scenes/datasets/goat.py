@@ -20,9 +20,9 @@ from tango.scenes.datasets.descriptions import unique_facts
 from tango.scenes.datasets.records import goal_json, round_list, start_json
 from tango.scenes.datasets.starts import episode_start, scene_targets
 from tango.scenes.datasets.viewpoints import ObjectView, footprint_distance
-from tango.sim.scene import SceneObject
 from tango.tasks.episodes import goals_key
 from tango.tasks.goat import instance_key
+from tango.types.scene import SceneObject
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import numpy as np
 
 from tango.scenes.datasets.context import SceneContext, StartPose
 from tango.scenes.datasets.viewpoints import ObjectView, yaw_quaternion
-from tango.sim.scene import SceneObject
+from tango.types.scene import SceneObject
 
 
 def round_list(values: Any, digits: int = 4) -> list[float]:
