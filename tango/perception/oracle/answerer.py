@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import cast
 
 from tango.perception.config import GRAPH_SOURCES, AnswererConfig
 from tango.perception.context import BuildContext
@@ -330,7 +331,6 @@ def scene_graph_answerer(config: AnswererConfig, ctx: BuildContext) -> SceneGrap
     if graph_from_detections(config):
         source = DetectionGraph(ctx.component("detector"), ctx.component("room"), config.vocabulary)
         return SceneGraphAnswerer(source.graph, chat_backend(config), observer=source.observe)
-    assert isinstance(ctx, OracleContext)
-    truth = ctx.ground_truth
+    truth = cast(OracleContext, ctx).ground_truth  # the registry's predicate made it an oracle context
     rules = OracleAnswerer(truth.scene, truth.min_pixels, ctx.models.text(config.text_model), truth.observed)
     return SceneGraphAnswerer(rules.graph, chat_backend(config))
