@@ -16,10 +16,10 @@ from tango.analysis.breakdown import BREAKDOWN_FILE, analyse_run, failed_cases, 
 from tango.analysis.ground import RunGroundTruth
 from tango.harness.run import run_evaluation
 from tango.inspect import main as inspect_main
-from tango.programs.trace_reader import read_trace, segments
 from tango.sim.habitat_env import sim_config_from_dict
 from tango.sim.scene import load_annotations
 from tango.tasks.episodes import resolve_scene_path
+from tango.trace.reader import read_trace, segments
 from tango.types.poses import yaw_to_quaternion
 from tests.agent.synthetic import eval_config, plugin, read_jsonl
 
@@ -77,7 +77,8 @@ def test_every_failure_of_a_run_gets_exactly_one_cause(task: str, dataset_root: 
     run_evaluation(config)
     breakdown = write_breakdown(tmp_path)
     records = read_jsonl(tmp_path / "episodes.jsonl")
-    expected = [(case["episode_id"], case["subtask"]) for r in records for case in failed_cases(r)]
+    scoring = plugin(task)
+    expected = [(case["episode_id"], case["subtask"]) for r in records for case in failed_cases(r, scoring)]
     assert expected, f"{task}: a 30-step budget should fail something"
     assert [(c["episode_id"], c["subtask"]) for c in breakdown["cases"]] == sorted(expected)
     assert sum(breakdown["causes"].values()) == breakdown["failures"] == len(expected)

@@ -19,7 +19,6 @@ from tango.config_utils import dataclass_from_dict
 from tango.harness.episode import EpisodeContext, EpisodeResult, EpisodeSpec
 from tango.navigation.actions import STOP
 from tango.navigation.navigator import Navigator
-from tango.programs.trace import Trace
 from tango.sim.config import sensor_record
 from tango.sim.habitat_env import sim_config_from_dict
 from tango.tasks.episodes import resolve_scene_path
@@ -28,6 +27,7 @@ from tango.tasks.habitat.runner import sensors_for
 from tango.tasks.habitat_runner import MalformedEpisode
 from tango.tasks.measures import navigation_metrics
 from tango.tasks.pointnav import PointNavEpisode, PointNavFlow, PointNavTaskConfig
+from tango.trace.writer import Trace
 
 
 class PointNavRunner:
