@@ -33,7 +33,11 @@ T = TypeVar("T")
 
 def oracle_components(config: PerceptionConfig) -> list[str]:
     """The components whose configured kind is a registered oracle (they read ground truth), sorted."""
-    return sorted(name for name in COMPONENTS if REGISTRY.get(name, getattr(config, name).kind).oracle)
+    return sorted(
+        name
+        for name in COMPONENTS
+        if REGISTRY.get(name, getattr(config, name).kind).reads_truth(getattr(config, name))
+    )
 
 
 def describe_config(config: PerceptionConfig) -> dict[str, Any]:
@@ -83,6 +87,10 @@ class PerceptionBundle:
             )
         self._models = SharedModels(placement(config.device, config.half))
         self._built: dict[str, Any] = {}
+        self._observing = [
+            name for name in COMPONENTS
+            if REGISTRY.get(name, getattr(config, name).kind).wants_frames(getattr(config, name))
+        ]  # fmt: skip
 
     detector: Component[Detector] = Component()
     scorer: Component[ValueScorer] = Component()
@@ -93,10 +101,13 @@ class PerceptionBundle:
     memory: Component[Memory] = Component()
 
     def observe(self, obs: Observation, maps: MapView) -> None:
-        """Record one frame the agent received: into the ground truth's observed objects, and the memory."""
+        """Record one frame the agent received: into the ground truth's observed objects, the memory and every
+        component registered to observe frames (the scene-graph answerer over detections)."""
         if self.ground_truth is not None:
             self.ground_truth.observe(obs)
         self.memory.observe(obs, maps)
+        for name in self._observing:
+            self.component(name).observe(obs)
 
     def _scorer(self) -> ValueScorer:
         return self.scorer
@@ -111,10 +122,12 @@ class PerceptionBundle:
             section = getattr(self.config, name)
             spec = REGISTRY.get(name, section.kind)
             scorer = self._scorer
-            context = BuildContext(self.config, self._models, scorer)
-            if spec.oracle:
+            context = BuildContext(self.config, self._models, scorer, component=self.component)
+            if spec.reads_truth(section):
                 assert self.ground_truth is not None
-                context = OracleContext(self.config, self._models, scorer, self.ground_truth)
+                context = OracleContext(
+                    self.config, self._models, scorer, self.ground_truth, component=self.component
+                )
             self._built[name] = spec.factory(section, context)
         return self._built[name]
 

@@ -13,6 +13,16 @@ from typing import Any
 from tango.config_utils import dataclass_from_dict
 from tango.llm import LLMConfig
 
+OBJECT_VOCABULARY = [
+    "bed", "pillow", "nightstand", "wardrobe", "lamp", "chair", "armchair", "couch", "coffee table", "table",
+    "desk", "counter", "cabinet", "bookshelf", "tv", "tv stand", "laptop", "picture", "mirror", "clock", "plant",
+    "vase", "toilet", "sink", "bathtub", "shower", "washing machine", "refrigerator", "oven", "microwave",
+    "stool", "trash can", "book", "bottle", "cup", "rug", "curtain", "fireplace",
+]  # fmt: skip
+"""Common indoor object classes (COCO's indoor and household classes, HM3D ObjectNav's goals, furniture), one
+word per kind, no two synonyms: the labels the scene-graph answerer over detections asks the detector for."""
+GRAPH_SOURCES = ("observed", "detections")
+
 DEFAULT_ROOMS = [
     "bathroom", "bedroom", "dining room", "hallway", "kitchen", "living room", "office", "laundry room",
 ]  # fmt: skip
@@ -75,7 +85,10 @@ class AnswererConfig:
 
     For `scene_graph` (and the `oracle` answerer's `fallback: scene_graph`, for questions its rules do not
     cover): `backend` is `local` (the fetched GGUF model `local_model`, "" = tango.llm's default, in-process)
-    or `endpoint` (`llm`: any OpenAI-compatible server)."""
+    or `endpoint` (`llm`: any OpenAI-compatible server). `graph` is where the scene graph comes from:
+    `observed`, the annotated objects the agent saw (an oracle), or `detections`, what the bundle's detector
+    reports for the labels of `vocabulary` and its room classifier names, frame by frame
+    (tango.perception.detected_objects; an oracle only when those components are)."""
 
     kind: str = "blip2"
     path: str = "Salesforce/blip2-opt-2.7b"
@@ -86,6 +99,8 @@ class AnswererConfig:
     backend: str = "local"
     local_model: str = ""
     fallback: str = "none"
+    graph: str = "observed"
+    vocabulary: list[str] = field(default_factory=lambda: list(OBJECT_VOCABULARY))
 
 
 @dataclass

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from tango.perception.clip import ClipEmbedder
 from tango.perception.config import ClipConfig, PerceptionConfig
@@ -39,11 +40,17 @@ class SharedModels:
         return self._texts[model]
 
 
+def _no_components(name: str) -> Any:
+    raise ValueError(f"perception: no bundle to take the {name} component from (a component built alone)")
+
+
 @dataclass
 class BuildContext:
-    """The whole perception config, the bundle's shared models, and its value scorer (built on first call), whose
-    embeddings the feature memory stores."""
+    """The whole perception config, the bundle's shared models, its value scorer (built on first call), whose
+    embeddings the feature memory stores, and `component(name)`: another of the bundle's components (the
+    scene-graph answerer over detections reads the detector and the room classifier)."""
 
     config: PerceptionConfig
     models: SharedModels
     value_scorer: Callable[[], ValueScorer]
+    component: Callable[[str], Any] = field(default=_no_components, kw_only=True)

@@ -4,7 +4,10 @@ Components are detector, scorer, answerer, matcher, description, room and memory
 component's config section and a `BuildContext` and returns an object with that component's interface
 (`tango.perception.interfaces`). Factories registered with `oracle=True` receive an `OracleContext` that holds
 the episode's `GroundTruth`; all others get a context without it, so only named oracles can read ground truth,
-and results list exactly those (`oracle_components`).
+and results list exactly those (`oracle_components`). A kind whose source depends on its settings (the
+scene-graph answerer reads the annotated objects seen, or the detector's reports) registers `oracle` as a
+predicate of its config section; `observes` (also a flag or a predicate) asks the bundle to hand the component
+every frame the agent receives (its `observe(obs)`).
 
 Built-in components register when their module is imported: every module of `tango.perception` and of
 `tango.perception.oracle` is imported on the first lookup. Third-party packages register theirs through the
@@ -25,6 +28,8 @@ BUILTIN_PACKAGES = ("tango.perception", "tango.perception.oracle", "tango.percep
 COMPONENTS = ("detector", "scorer", "answerer", "matcher", "description", "room", "memory")
 
 Factory = Callable[[Any, Any], Any]
+Flag = bool | Callable[[Any], bool]
+"""A fixed answer, or a predicate of the component's config section."""
 
 
 class ComponentError(ValueError):
@@ -38,8 +43,17 @@ class ComponentSpec:
     component: str
     kind: str
     factory: Factory
-    oracle: bool
+    oracle: Flag
     module: str
+    observes: Flag = False
+
+    def reads_truth(self, section: Any) -> bool:
+        """Whether this kind, configured by `section`, reads ground truth (is an oracle)."""
+        return bool(self.oracle(section) if callable(self.oracle) else self.oracle)
+
+    def wants_frames(self, section: Any) -> bool:
+        """Whether this kind, configured by `section`, must see every frame (`observe(obs)`)."""
+        return bool(self.observes(section) if callable(self.observes) else self.observes)
 
 
 @dataclass
@@ -50,7 +64,9 @@ class ComponentRegistry:
     loaded_plugins: set[str] = field(default_factory=set)
     scanned: bool = False
 
-    def register(self, component: str, kind: str, *, oracle: bool = False) -> Callable[[Factory], Factory]:
+    def register(
+        self, component: str, kind: str, *, oracle: Flag = False, observes: Flag = False
+    ) -> Callable[[Factory], Factory]:
         """Decorator: `factory(config, ctx)` builds `perception.<component>` when its kind is `kind`."""
         if component not in COMPONENTS:
             raise ComponentError(
@@ -58,7 +74,7 @@ class ComponentRegistry:
             )
 
         def add(factory: Factory) -> Factory:
-            spec = ComponentSpec(component, kind, factory, oracle, factory.__module__)
+            spec = ComponentSpec(component, kind, factory, oracle, factory.__module__, observes)
             existing = self.specs.get((component, kind))
             if existing is not None and existing.module != spec.module:
                 raise ComponentError(

@@ -65,10 +65,21 @@ class SceneGraphAnswerer:
     """Answers from the scene graph of what was observed, through a chat model. `last_error` holds the reason
     of the last failed request ("" after a good one)."""
 
-    def __init__(self, graph: Callable[[Observation], SceneGraph], chat: ChatBackend) -> None:
+    def __init__(
+        self,
+        graph: Callable[[Observation], SceneGraph],
+        chat: ChatBackend,
+        observer: Callable[[Observation], None] | None = None,
+    ) -> None:
         self.graph = graph
         self.chat = chat
+        self.observer = observer
         self.last_error = ""
+
+    def observe(self, obs: Observation) -> None:
+        """Hand one frame the agent received to the graph's source (when it is fed frame by frame)."""
+        if self.observer is not None:
+            self.observer(obs)
 
     def answer(self, obs: Observation, question: str, image: GoalImage | None = None) -> str:
         """The model's short answer about everything observed so far (`image` is not used: the graph is the

@@ -6,21 +6,30 @@ objects (in a room type) or observed rooms of a type, whether something was obse
 of two observed objects is taller, shorter, bigger or smaller by its observed size, an observed object's
 reported attribute (colour, material, ...) and the room type it was seen in. A question is grounded in the
 observed names it mentions (tango.perception.oracle.mentions; words near an observed category by MiniLM
-similarity count as naming it: "sofa" for an observed couch); what it asks is decided by English cues
-("how many", a comparative) and otherwise by the nearest prototype question (tango.perception.oracle.intents).
+similarity count as naming it: "sofa" for an observed couch, "restroom" for an observed bathroom); what it
+asks is decided by English cues ("how many", a comparative, "is there", "where" with one object, choices
+joined by "or", a named attribute value in a yes/no question) and otherwise by the nearest prototype
+question (tango.perception.oracle.intents). A yes/no question is answered yes or no, never with a room or a
+count; a count that names no object counts the room type it names.
 
 Everything else (what stands where, what lies on what, what something is for) goes to the `fallback`: the
 scene-graph answerer (tango.perception.scene_graph_answerer) with the configured model, or, with
 `fallback: none`, the answer "unknown". The answerer never parses a dataset's sentences or returns its
 phrasings: its answers are a number, yes or no, an attribute value, a room type or an object's name.
+
+The `scene_graph` answerer kind is registered here too: over the annotated objects observed it is an oracle,
+over the bundle's detections (`graph: detections`, tango.perception.detected_objects) it is not.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import cast
 
-from tango.perception.config import AnswererConfig
+from tango.perception.config import GRAPH_SOURCES, AnswererConfig
+from tango.perception.context import BuildContext
+from tango.perception.detected_objects import DetectionGraph
 from tango.perception.oracle.ground_truth import GroundTruth, OracleContext
 from tango.perception.oracle.intents import (
     ROOM_PLACEHOLDER,
@@ -57,6 +66,8 @@ COMPARATIVES: dict[str, tuple[Callable[[GraphObject], float], bool]] = {
 }
 """Comparative adjective -> the observed size it compares and whether the larger value wins."""
 COUNT_CUES = (("how", "many"), ("number", "of"))
+EXISTENCE_OPENERS = (("is", "there"), ("are", "there"), ("is", "anything"), ("are", "any"))
+"""How English opens a question about whether something is there."""
 LOCATION_WORDS = frozenset({"in", "inside", "within", "of", "at", "from", "into", "throughout"})
 DETERMINERS = frozenset({"the", "this", "that", "a", "an", "your", "my", "our"})
 FILLER_WORDS = frozenset(
@@ -89,6 +100,16 @@ class Query:
     def asks_count(self) -> bool:
         pairs = set(zip(self.tokens, self.tokens[1:]))
         return any(cue in pairs for cue in COUNT_CUES)
+
+    def asks_existence(self) -> bool:
+        return tuple(self.tokens[:2]) in EXISTENCE_OPENERS
+
+    def asks_where(self) -> bool:
+        return bool(self.tokens) and self.tokens[0] == "where"
+
+    def alternatives(self) -> bool:
+        """Whether the question offers choices joined by "or" ("wood or glass?")."""
+        return "or" in self.tokens
 
     def comparative(self) -> str:
         return next((word for word in self.tokens if word in COMPARATIVES), "")
@@ -152,7 +173,9 @@ class OracleAnswerer:
     def query(self, question: str, facts: ObservedFacts) -> Query:
         """The question grounded in the observed names (and their near synonyms)."""
         tokens = words(question)
-        mentions = self._with_synonyms(tokens, facts.mentions(question), facts.categories())
+        names = [(CATEGORY, c) for c in facts.categories()]
+        names += [(ROOM, r) for r in sorted(facts.vocabulary()[ROOM])]
+        mentions = self._with_synonyms(tokens, facts.mentions(question), names)
         rooms = [m for m in mentions if m.kind == ROOM]
         return Query(
             question,
@@ -161,14 +184,15 @@ class OracleAnswerer:
             [m.name for m in mentions if m.kind == CATEGORY],
             rooms[0].name if rooms else "",
             bool(rooms) and room_is_place(tokens, rooms[0], any(m.kind == CATEGORY for m in mentions)),
-            {m.kind: m.name for m in mentions if m.kind not in (CATEGORY, ROOM)},
+            {m.kind: m.name for m in reversed(mentions) if m.kind not in (CATEGORY, ROOM)},
             asks_yes_or_no(tokens),
         )
 
     def _with_synonyms(
-        self, tokens: list[str], mentions: list[Mention], categories: list[str]
+        self, tokens: list[str], mentions: list[Mention], names: list[tuple[str, str]]
     ) -> list[Mention]:
-        """`mentions` plus the free words (one or two) nearest an observed category above SYNONYM_SIMILARITY."""
+        """`mentions` plus the free words (one or two) nearest an observed category or room type (`names`:
+        (kind, name) pairs) above SYNONYM_SIMILARITY: "sofa" for a couch, "restroom" for a bathroom."""
         taken = {i for m in mentions for i in range(m.start, m.end)}
         spans = [
             (start, start + size)
@@ -177,14 +201,14 @@ class OracleAnswerer:
             if not any(i in taken for i in range(start, start + size))
             and not any(tokens[i] in FILLER_WORDS or len(tokens[i]) < 3 for i in range(start, start + size))
         ]
-        if not spans or not categories:
+        if not spans or not names:
             return mentions
-        similarity = self.text.similarity([" ".join(tokens[a:b]) for a, b in spans], categories)
+        similarity = self.text.similarity([" ".join(tokens[a:b]) for a, b in spans], [n for _, n in names])
         found = list(mentions)
         for (start, end), row in zip(spans, similarity):
             best = int(row.argmax())
             if row[best] >= SYNONYM_SIMILARITY and not any(i in taken for i in range(start, end)):
-                found.append(Mention(CATEGORY, categories[best], start, end))
+                found.append(Mention(names[best][0], names[best][1], start, end))
                 taken.update(range(start, end))
         return sorted(found, key=lambda m: m.start)
 
@@ -195,10 +219,18 @@ class OracleAnswerer:
             return self._compare(graph, query, comparative)
         if query.asks_count():
             return self._count(graph, query)
+        if query.asks_existence():
+            return self._exists(graph, query)
+        if query.subject and query.values and query.alternatives():
+            return self._attribute(graph, query, next(iter(query.values)))
+        if query.subject and query.values and query.yes_or_no:
+            return self._has_values(graph, query)
+        if query.asks_where() and len(set(query.categories)) == 1:
+            return self._locate(graph, query)
         asked = masked(query.text, query.mentions, {CATEGORY: SUBJECT_PLACEHOLDER, ROOM: ROOM_PLACEHOLDER})
         observed_attributes = {k for o in graph.objects for k in o.attributes} - set(query.values)
         intent = self.intents.classify(asked, observed_attributes)
-        if intent.name == "exists":
+        if intent.name == "exists" or (query.yes_or_no and intent.name in ("count", "locate")):
             return self._exists(graph, query)
         if intent.name == "count":
             return self._count(graph, query)
@@ -217,7 +249,7 @@ class OracleAnswerer:
     def _count(self, graph: SceneGraph, query: Query) -> str:
         if query.subject:
             return str(len(self._subjects(graph, query)))
-        if query.room and not query.room_is_place:
+        if query.room:  # no object named: the room type is what is counted ("the number of bathrooms")
             return str(graph.room_counts()[query.room])
         if "rooms" in query.tokens:
             return str(len(graph.room_instances()))
@@ -225,10 +257,21 @@ class OracleAnswerer:
 
     def _exists(self, graph: SceneGraph, query: Query) -> str:
         if query.subject:
-            return "yes" if self._subjects(graph, query) else "no"
+            found = [
+                o for o in self._subjects(graph, query)
+                if all(o.attributes.get(k, v) == v for k, v in query.values.items())
+            ]  # fmt: skip
+            return "yes" if found else "no"
         if query.room and not query.room_is_place:
             return "yes" if graph.room_counts()[query.room] else "no"
         return "no"
+
+    def _has_values(self, graph: SceneGraph, query: Query) -> str:
+        """Whether the subject has the attribute values the question names ("Is the table wooden?")."""
+        subjects = [o for o in self._subjects(graph, query) if set(query.values) & set(o.attributes)]
+        if not subjects:
+            return UNSEEN
+        return "yes" if all(subjects[0].attributes.get(k, v) == v for k, v in query.values.items()) else "no"
 
     def _compare(self, graph: SceneGraph, query: Query, comparative: str) -> str:
         measure, larger_wins = COMPARATIVES[comparative]
@@ -267,9 +310,27 @@ def oracle_answerer(config: AnswererConfig, ctx: OracleContext) -> OracleAnswere
     return answerer
 
 
-@register("answerer", "scene_graph", oracle=True)
-def scene_graph_answerer(config: AnswererConfig, ctx: OracleContext) -> SceneGraphAnswerer:
-    """Every question through the model, over the scene graph of the annotated objects the agent observed."""
-    truth = ctx.ground_truth
+def graph_from_detections(config: AnswererConfig) -> bool:
+    """Whether a scene-graph answerer reads the detector's reports (`graph: detections`) rather than the
+    annotated objects observed; ValueError (a setup error) for an unknown source."""
+    if config.graph not in GRAPH_SOURCES:
+        raise ValueError(f"perception.answerer.graph is {config.graph!r}; choose from {GRAPH_SOURCES}")
+    return config.graph == "detections"
+
+
+def graph_from_annotations(config: AnswererConfig) -> bool:
+    """Whether a scene-graph answerer reads ground truth: the ORACLE source, the annotated objects observed."""
+    return not graph_from_detections(config)
+
+
+@register("answerer", "scene_graph", oracle=graph_from_annotations, observes=graph_from_detections)
+def scene_graph_answerer(config: AnswererConfig, ctx: BuildContext) -> SceneGraphAnswerer:
+    """Every question through the model, over a scene graph: with `graph: observed` (an oracle) of the
+    annotated objects the agent observed; with `graph: detections` (no oracle unless the detector or the
+    room classifier is) of the bundle's detector's and room classifier's reports, fed every frame."""
+    if graph_from_detections(config):
+        source = DetectionGraph(ctx.component("detector"), ctx.component("room"), config.vocabulary)
+        return SceneGraphAnswerer(source.graph, chat_backend(config), observer=source.observe)
+    truth = cast(OracleContext, ctx).ground_truth  # the registry's predicate made it an oracle context
     rules = OracleAnswerer(truth.scene, truth.min_pixels, ctx.models.text(config.text_model), truth.observed)
     return SceneGraphAnswerer(rules.graph, chat_backend(config))
