@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from tango.harness.episode import EpisodeResult, EpisodeSpec
+from tango.harness.registry import register_task
+from tango.harness.scoring import pool_by_goal_type
 from tango.programs.generators.record import GenerationRecord
 from tango.programs.interpreter import RunResult
 from tango.tasks.episodes import (
@@ -58,8 +60,6 @@ from tango.tasks.goat_program import (
     subtask_instruction,
 )
 from tango.tasks.habitat_runner import HabitatTask
-from tango.tasks.measures import aggregate_subtasks
-from tango.tasks.registry import register_task
 from tango.types.goals import GoalImage
 
 GOAL_TYPES = ("object", "description", "image")
@@ -394,7 +394,7 @@ class GoatFlow(HabitatFlow):
         runs: list[RunResult | None],
     ) -> EpisodeResult:
         """Metrics pooled over subtasks; every program and generation record (LLM calls and tokens summed)."""
-        pooled = aggregate_subtasks(subtasks)["metrics"]
+        pooled = pool_by_goal_type(subtasks)["metrics"]
         metrics = {key: pooled[key] for key in POOLED_METRICS if key in pooled}
         total_steps = sum(int(row["num_steps"]) for row in subtasks)
         result = episode_result(spec.instruction, records[0], runs, metrics, total_steps, records)
@@ -415,6 +415,10 @@ class GoatTask(HabitatTask):
     """The GOAT-Bench harness plugin."""
 
     flow = GoatFlow
+
+    def aggregate(self, subtasks: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """GOAT-Bench reports SR and SPL over subtasks, overall and per goal type (object, description, image)."""
+        return pool_by_goal_type(subtasks)
 
 
 register_task("goat", GoatTaskConfig)

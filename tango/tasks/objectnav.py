@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import ClassVar
 
 from tango.harness.episode import EpisodeResult, EpisodeSpec
+from tango.harness.registry import register_task
 from tango.tasks.episodes import NavEpisode, read_nav_episodes
 from tango.tasks.fields import Loaded
 from tango.tasks.flow import EpisodeRun, HabitatFlow, NavTaskConfig, episode_result, goal_points
 from tango.tasks.habitat_runner import HabitatTask
-from tango.tasks.registry import register_task
 
 ObjectNavEpisode = NavEpisode
 

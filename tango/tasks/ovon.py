@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tango.harness.registry import register_task
 from tango.tasks.episodes import NavEpisode, read_nav_episodes
 from tango.tasks.fields import Loaded
 from tango.tasks.flow import NavTaskConfig
 from tango.tasks.habitat_runner import HabitatTask
 from tango.tasks.objectnav import ObjectGoalFlow
-from tango.tasks.registry import register_task
 
 OVONEpisode = NavEpisode
 _TRAILING_NUMBER = re.compile(r"_(\d+)$")

@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tango.harness.episode import EpisodeSpec
+from tango.harness.registry import register_task
 from tango.tasks.episodes import split_sources
 from tango.tasks.fields import FieldError, Loaded, Quat, Vec3, parse_each, quat, require, short, text, vec3
 from tango.tasks.flow import HabitatFlow, HabitatTaskConfig
 from tango.tasks.habitat_runner import HabitatTask, task_config
-from tango.tasks.registry import register_task
 
 if TYPE_CHECKING:
     from tango.tasks.habitat.pointnav_runner import PointNavRunner
