@@ -22,6 +22,7 @@ from hydra.errors import HydraException
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
+from tango.analysis.breakdown import write_breakdown
 from tango.config_schema import register_configs
 from tango.harness.config import ConfigError
 from tango.harness.dirlock import OutputDirBusy
@@ -78,7 +79,7 @@ def _hydra_main(cfg: DictConfig) -> None:
     try:
         config = resolved(cfg)
         preflight(config)
-        run_evaluation(config)
+        run_evaluation(config, analyse=write_breakdown)
     except USER_ERRORS as error:
         if _verbose[0]:
             raise

@@ -15,6 +15,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from tango.analysis.breakdown import write_breakdown
 from tango.harness.report import write_report
 from tango.harness.results import SUMMARY_FILE, ResultsError, ResultsWriter, read_records
 from tango.harness.run import write_summary
@@ -80,7 +81,7 @@ def merge_runs(out_dir: Path, run_dirs: list[Path]) -> dict[str, Any]:
     summary["merged_from"] = [str(run_dir) for run_dir in run_dirs]
     summary["shard_wall_time_s_total"] = sum(wall_times)
     write_summary(out_dir, summary)
-    write_report(out_dir, summary, writer.records)
+    write_report(out_dir, summary, writer.records, analyse=write_breakdown)
     return summary
 
 

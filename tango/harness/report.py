@@ -14,6 +14,7 @@ import html
 import json
 import logging
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -311,25 +312,37 @@ def render_report(
     )
 
 
-def read_breakdown(run_dir: Path, scoring: TaskScoring | None = None) -> dict[str, Any] | None:
-    """The failure breakdown of the run, computed now (None with a warning when it cannot be)."""
-    from tango.analysis.breakdown import write_breakdown
+FailureAnalysis = Callable[[Path, TaskScoring], "dict[str, Any] | None"]
+"""Writes RUN_DIR/breakdown.json and returns it: the failure analysis the entry point hands the harness
+(tango.analysis.breakdown.write_breakdown); the harness itself knows no benchmark's ground truth."""
 
+
+def read_breakdown(
+    run_dir: Path, scoring: TaskScoring, analyse: FailureAnalysis | None
+) -> dict[str, Any] | None:
+    """The failure breakdown of the run, computed now by `analyse` (None without one, or with a warning when it
+    cannot be computed)."""
+    if analyse is None:
+        return None
     try:
-        return write_breakdown(run_dir, scoring)
+        return analyse(run_dir, scoring)
     except Exception as error:  # noqa: BLE001 - the report is written without it; the log says why
         LOG.warning("no failure breakdown for %s: %s: %s", run_dir, type(error).__name__, error)
         return None
 
 
 def write_report(
-    run_dir: Path, summary: dict[str, Any], records: list[dict[str, Any]], scoring: TaskScoring | None = None
+    run_dir: Path,
+    summary: dict[str, Any],
+    records: list[dict[str, Any]],
+    scoring: TaskScoring | None = None,
+    analyse: FailureAnalysis | None = None,
 ) -> dict[str, Any] | None:
-    """Analyse the failures (RUN_DIR/breakdown.json) and write RUN_DIR/report.html, judged by the task's
-    `scoring` (by default the plugin the summary's configs name); the breakdown (None when it could not be
-    computed)."""
+    """Analyse the failures with `analyse` (RUN_DIR/breakdown.json) and write RUN_DIR/report.html, judged by the
+    task's `scoring` (by default the plugin the summary's configs name); the breakdown (None without `analyse`
+    or when it could not be computed)."""
     scoring = scoring if scoring is not None else recorded_scoring(summary.get("configs"))
-    breakdown = read_breakdown(Path(run_dir), scoring)
+    breakdown = read_breakdown(Path(run_dir), scoring, analyse)
     page = render_report(summary, records, breakdown, scoring)
     (Path(run_dir) / REPORT_FILE).write_text(page, encoding="utf-8")
     return breakdown

@@ -22,7 +22,7 @@ from tango.harness.platform import platform_info
 from tango.harness.pool import run_episodes
 from tango.harness.progress import RunProgress
 from tango.harness.registry import TASKS
-from tango.harness.report import write_report
+from tango.harness.report import FailureAnalysis, write_report
 from tango.harness.results import SUMMARY_FILE, ResultsWriter, json_safe
 from tango.harness.sharding import select_episodes
 from tango.harness.signals import Terminated, sigterm_as_interrupt
@@ -94,6 +94,7 @@ def run_evaluation(
     plugin: TaskPlugin | None = None,
     console: Console | None = None,
     table_console: Console | None = None,
+    analyse: FailureAnalysis | None = None,
 ) -> RunOutcome:
     """Run the configured task as DESIGN.md specifies; `config` is the full resolved config (dict).
 
@@ -101,10 +102,11 @@ def run_evaluation(
     `plugin` replaces the one named by `task.plugin` in this process only: pool workers always import
     `task.plugin`, so pass an object only for tests or with one worker. The output folder is locked for the
     whole run (tango.harness.dirlock); SIGTERM ends it as SIGINT does (an interrupted run with complete: false).
+    `analyse` writes the failure breakdown the report shows (the entry point passes tango.analysis's).
     """
     eval_cfg = EvalConfig.from_dict(dict(config["eval"]))
     with OutputDirLock(eval_cfg.output_dir, eval_cfg.wait_for_lock), sigterm_as_interrupt():
-        return _run_locked(config, eval_cfg, plugin, console, table_console)
+        return _run_locked(config, eval_cfg, plugin, console, table_console, analyse)
 
 
 def check_task_section(task_cfg: dict[str, Any]) -> None:
@@ -153,6 +155,7 @@ def _run_locked(
     plugin: TaskPlugin | None,
     console: Console | None,
     table_console: Console | None,
+    analyse: FailureAnalysis | None,
 ) -> RunOutcome:
     task_cfg = config["task"]
     check_task_section(task_cfg)
@@ -221,7 +224,7 @@ def _run_locked(
             raise
     wall = previous_wall + time.perf_counter() - start
     summary, records = _finish(writer, selected_ids, plugin, wall, config, eval_cfg, workers, False, notes)
-    breakdown = write_report(run_dir, summary, records, plugin) if eval_cfg.report else None
+    breakdown = write_report(run_dir, summary, records, plugin, analyse) if eval_cfg.report else None
     causes = None if breakdown is None else breakdown.get("causes")
     (table_console or Console()).print(summary_table(summary, causes))
     return RunOutcome(run_dir=run_dir, summary=summary)

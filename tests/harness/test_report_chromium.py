@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from tango.analysis.breakdown import write_breakdown
 from tango.harness.run import run_evaluation
 from tests.agent.synthetic import eval_config, read_jsonl, tiny_dataset
 from tests.harness.conftest import fake_config
@@ -70,7 +71,7 @@ def test_a_goat_report_shows_configuration_charts_causes_and_real_goals(tmp_path
     config = eval_config(
         root, "goat", run_dir, "eval.num_episodes=1", "task.max_steps=30", "eval.report=true"
     )
-    run_evaluation(config)
+    run_evaluation(config, analyse=write_breakdown)
     dom = _chromium_run(tmp_path, "--dump-dom", (run_dir / "report.html").as_uri())
     subtasks = read_jsonl(run_dir / "episodes.jsonl")[0]["subtasks"]
     assert (

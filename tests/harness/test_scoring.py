@@ -4,16 +4,22 @@ plugin a finished run's config names, and a harness that imports no benchmark.""
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tango.harness.episode import PluginError, TaskPlugin, recorded_scoring
-from tango.harness.scoring import PASS_SCORE, BaseTask, pool_by_goal_type
+from tango.harness.report import write_report
+from tango.harness.results import read_records
+from tango.harness.run import run_evaluation
+from tango.harness.scoring import PASS_SCORE, BaseTask, TaskScoring, pool_by_goal_type
 from tango.tasks.fake import FakeTask
 from tango.tasks.goat import GoatTask
 from tango.tasks.objectnav import ObjectNavTask
 from tango.tasks.openeqa import OpenEQATask
+from tests.harness.conftest import fake_config
 
 HARNESS = Path(__file__).resolve().parents[2] / "tango" / "harness"
 BENCHMARK_PACKAGES = ("tango.tasks", "tango.benchmarks", "tango.urban")
@@ -84,3 +90,21 @@ def test_the_harness_imports_no_benchmark() -> None:
         if any(name == package or name.startswith(package + ".") for package in BENCHMARK_PACKAGES)
     }
     assert not found, f"the harness imports benchmarks: {sorted(found)}"
+
+
+def test_the_report_shows_the_breakdown_only_of_the_analysis_it_is_handed(tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    run_evaluation(fake_config(run_dir, task={"fail_ids": ["fake-001"]}, num_episodes=2))
+    summary = json.loads((run_dir / "summary.json").read_text())
+    records = read_records(run_dir)
+    assert write_report(run_dir, summary, records) is None
+    assert "No failure breakdown" in (run_dir / "report.html").read_text()
+    seen: list[Path] = []
+
+    def analyse(folder: Path, scoring: TaskScoring) -> dict[str, Any]:
+        seen.append(folder)
+        return {"unit": "episode", "failures": 1, "causes": {"planted_cause": 1}, "cases": []}
+
+    breakdown = write_report(run_dir, summary, records, analyse=analyse)
+    assert seen == [run_dir] and breakdown is not None
+    assert "planted_cause" in (run_dir / "report.html").read_text()
