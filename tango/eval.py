@@ -23,6 +23,7 @@ from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
 from tango.config_schema import register_configs
+from tango.formats.fields import DatasetError
 from tango.harness.config import ConfigError
 from tango.harness.dirlock import OutputDirBusy
 from tango.harness.episode import PluginError
@@ -30,7 +31,7 @@ from tango.harness.results import ResultsError
 from tango.harness.run import RunError, run_evaluation
 from tango.preflight import PreflightError, preflight
 from tango.programs.generators.config import GeneratorError
-from tango.tasks.fields import DatasetError
+from tango.scenes.datasets.default import prepare_default_dataset
 from tango.tasks.registry import TaskRegistryError
 
 CONFIG_DIR = str(Path(__file__).resolve().parent.parent / "configs")
@@ -78,6 +79,7 @@ def _hydra_main(cfg: DictConfig) -> None:
     try:
         config = resolved(cfg)
         preflight(config)
+        prepare_default_dataset(config)
         run_evaluation(config)
     except USER_ERRORS as error:
         if _verbose[0]:

@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tango.agent.observation import Observation
+from tango.formats.objectnav import load_episodes
 from tango.perception.config import DetectorConfig, PerceptionConfig
 from tango.perception.context import BuildContext, SharedModels
 from tango.perception.detections import normalise_label
@@ -36,7 +37,6 @@ from tango.perception.yolo import YoloDetector, yolo_detector
 from tango.sim.pose import camera_pose, quaternion_to_yaw
 from tango.sim.render import Renderer
 from tango.sim.scene import load_scene
-from tango.tasks.objectnav import load_episodes
 
 HFOV = 79.0
 CAMERA_HEIGHT = 0.88

@@ -15,15 +15,15 @@ from typing import Any
 
 import numpy as np
 
+from tango.formats.goat import GoatEpisode
+from tango.formats.nav_episodes import NavEpisode, resolve_scene_path
+from tango.formats.openeqa import EQAQuestion
 from tango.harness.episode import load_plugin
 from tango.scenes.datasets.visibility import VisibilityRenderer
 from tango.sim.pose import camera_pose
 from tango.sim.scene import SceneAnnotations, SceneObject, load_scene
-from tango.tasks.episodes import NavEpisode, resolve_scene_path
 from tango.tasks.flow import dataset_paths
-from tango.tasks.goat import GoatEpisode
-from tango.tasks.habitat_runner import HabitatTask, task_config
-from tango.tasks.openeqa import EQAQuestion
+from tango.tasks.habitat.plugin import HabitatTask, task_config
 
 MAX_RENDER_SIDE = 160
 DEFAULT_MIN_PIXELS = 100

@@ -16,13 +16,13 @@ import pytest
 from tango.agent.api import GoalImage
 from tango.agent.habitat_agent import HabitatAgent
 from tango.agent.observation import Observation
+from tango.formats import objectnav
 from tango.navigation.navigator import Navigator
 from tango.perception.build import PerceptionBundle
 from tango.perception.image_goal import MatchResult
 from tango.perception.image_goal_search import KeypointLocator
 from tango.perception.oracle.ground_truth import GroundTruth
 from tango.programs.budget import Budget
-from tango.tasks import objectnav
 from tango.tasks.habitat.runner import HabitatRunner
 from tests.agent.synthetic import data_path, eval_config, plugin
 

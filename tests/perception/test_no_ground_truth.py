@@ -18,12 +18,12 @@ import numpy as np
 import pytest
 
 from tango.agent.observation import Observation
+from tango.formats import goat
 from tango.harness.episode import EpisodeContext
 from tango.perception.oracle import scene as oracle_scene
 from tango.perception.oracle.ground_truth import GroundTruth
 from tango.programs.trace import Trace
 from tango.sim import scene as scene_files
-from tango.tasks import goat
 from tango.tasks.habitat.episode_run import SimEpisode
 from tests.agent.synthetic import data_path, eval_config, plugin
 from tests.agent.test_habitat_agent import NoFrames

@@ -19,6 +19,7 @@ from tango.agent.config import AgentConfig
 from tango.agent.context import AgentContext
 from tango.agent.habitat_agent import HabitatAgent
 from tango.agent.sim_session import SimSession
+from tango.formats.nav_episodes import resolve_scene_path
 from tango.harness.episode import EpisodeContext
 from tango.harness.topdown import render_topdown
 from tango.navigation.navigator import Navigator
@@ -36,7 +37,6 @@ from tango.programs.parser import Program
 from tango.programs.trace import Trace
 from tango.programs.trace_values import pose_entry
 from tango.sim.config import EmbeddedSimConfig
-from tango.tasks.episodes import resolve_scene_path
 from tango.tasks.flow import HabitatTaskConfig, NavTaskConfig, Point
 from tango.tasks.measures import navigation_metrics
 
