@@ -9,9 +9,10 @@ an object subtask is satisfied by any instance of the category (the published fi
 `children_object_categories` count too; and a description subtask whose lang_desc is longer than 55 words is
 dropped (counted in `filtered_subtasks`). A `description_facts.json` beside the split file (tango's synthetic
 datasets write one) gives what each description states, by instance key "{scene}_{object_id}"; it is attached
-to description subtasks for evaluation code (`GoatSubtask.description_facts`), never shown to the agent. `read_episodes` returns the good episodes with a named problem per
-malformed one; `load_episodes` refuses the split at the first. `image_goal_json` and `episode_json` write the
-records the generator adds to the ObjectNav-v1 goal (`tango.formats.nav_episodes.goal_json`).
+to description subtasks for evaluation code (`GoatSubtask.description_facts`), never shown to the agent.
+`read_episodes` returns the good episodes with a named problem per malformed one; `load_episodes` refuses the
+split at the first. `image_goal_json` and `episode_json` write the records the generator adds to the
+ObjectNav-v1 goal (`tango.formats.nav_episodes.goal_json`).
 """
 
 from __future__ import annotations

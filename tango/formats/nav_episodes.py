@@ -24,7 +24,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tango.formats.fields import (
     QUATERNION_NORM_TOLERANCE,
@@ -46,7 +46,6 @@ from tango.formats.splits import GoalTable, goal_table, split_sources
 if TYPE_CHECKING:
     from tango.sim.scene import SceneObject
 
-T = TypeVar("T")
 LOG = logging.getLogger(__name__)
 _NORMALISED: ContextVar[list[float] | None] = ContextVar("normalised_view_rotations", default=None)
 """The norms of the view point rotations normalised during the current split read (see rotation_warning)."""

@@ -6,9 +6,9 @@ path component. The published file has no start pose (A-EQA takes it from the fi
 tango reads it from an optional `episode_starts.json` beside the questions, mapping episode_history to
 `{scene_id, start_position, start_rotation}` (the synthetic generator writes one), and what each question
 asks from an optional `question_facts.json` (question_id -> `{facts, evidence}`: the structured query and the
-ids of the objects its answer rests on), for evaluation code and named oracles, never the agent. `read_episodes` returns the
-good questions with a named problem per malformed one; `load_episodes` refuses the file at the first.
-`question_json` and `start_json_entry` write the records the generator produces.
+ids of the objects its answer rests on), for evaluation code and named oracles, never the agent.
+`read_episodes` returns the good questions with a named problem per malformed one; `load_episodes` refuses the
+file at the first. `question_json` and `start_json_entry` write the records the generator produces.
 """
 
 from __future__ import annotations
