@@ -29,7 +29,6 @@ from typing import Any
 
 import numpy as np
 
-from tango.agent.observation import Observation
 from tango.mapping.config import MapConfig
 from tango.mapping.feature_memory import FeatureMemory
 from tango.mapping.geometry import effective_depth
@@ -39,8 +38,9 @@ from tango.navigation.actions import MOVE_FORWARD, TURN_LEFT, TURN_RIGHT
 from tango.navigation.navigator import Navigator
 from tango.scenes.apartment import generate_apartment
 from tango.sim.navgrid import NavGrid
-from tango.sim.pose import camera_pose, forward_vector
 from tango.sim.render import Renderer
+from tango.types.observation import Observation
+from tango.types.poses import camera_pose, forward_vector
 
 HFOV = 79.0
 CAMERA_HEIGHT = 0.88

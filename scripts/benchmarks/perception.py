@@ -25,7 +25,6 @@ import torch
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tango.agent.observation import Observation
 from tango.perception.clip import ClipEmbedder
 from tango.perception.config import ClipConfig
 from tango.perception.detr import DetrDetector
@@ -36,7 +35,8 @@ from tango.perception.oracle.scene import OracleScene
 from tango.perception.oracle.scorer import OracleTextScorer
 from tango.perception.owl import OwlDetector
 from tango.perception.text_similarity import TextEmbedder
-from tango.sim.scene import SceneObject
+from tango.types.observation import Observation
+from tango.types.scene import SceneObject
 
 HEIGHT, WIDTH = 480, 640
 

@@ -27,9 +27,9 @@ import numpy as np
 from tango.sim.config import EmbeddedSimConfig
 from tango.sim.habitat_env import make_objectnav_env
 from tango.sim.navgrid import NavGrid
-from tango.sim.pose import camera_pose
 from tango.sim.render import Renderer
 from tango.sim.scene import load_scene, world_triangles
+from tango.types.poses import camera_pose
 
 STEP_PATTERN = (
     "move_forward",

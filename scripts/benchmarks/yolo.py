@@ -25,7 +25,6 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tango.agent.observation import Observation
 from tango.formats.objectnav import load_episodes
 from tango.perception.config import DetectorConfig, PerceptionConfig
 from tango.perception.context import BuildContext, SharedModels
@@ -34,9 +33,10 @@ from tango.perception.models import placement
 from tango.perception.oracle.scene import OracleScene
 from tango.perception.oracle.visible import visible_objects
 from tango.perception.yolo import YoloDetector, yolo_detector
-from tango.sim.pose import camera_pose, quaternion_to_yaw
 from tango.sim.render import Renderer
 from tango.sim.scene import load_scene
+from tango.types.observation import Observation
+from tango.types.poses import camera_pose, quaternion_to_yaw
 
 HFOV = 79.0
 CAMERA_HEIGHT = 0.88

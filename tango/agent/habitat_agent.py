@@ -15,11 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from tango.agent.api import GoalImage, ObjectHandle, Position
 from tango.agent.config import AgentSettings
 from tango.agent.keyframes import KeyframeLog
 from tango.agent.memory_search import MemorySearch
-from tango.agent.observation import Observation
 from tango.agent.remembered import RememberedObjects, detections_as_recollections, position
 from tango.agent.sim_session import SimSession
 from tango.agent.topdown import agent_layers
@@ -34,6 +32,8 @@ from tango.perception.interfaces import Recollection
 from tango.programs.budget import Budget
 from tango.programs.trace import Trace
 from tango.programs.trace_values import pose_entry
+from tango.types.goals import GoalImage, ObjectHandle, Position
+from tango.types.observation import Observation
 
 LOG = logging.getLogger(__name__)
 POSITION_MARGIN_M = 1.0

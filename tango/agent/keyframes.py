@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from tango.agent.observation import Observation, RenderedOnRead
 from tango.navigation.targets import detection_point
+from tango.types.observation import Observation, RenderedOnRead
 
 
 @dataclass

@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from tango.agent.api import ObjectHandle, Position
 from tango.perception.detections import Detections
 from tango.perception.interfaces import Recollection
+from tango.types.goals import ObjectHandle, Position
 
 
 class RememberedObjects:

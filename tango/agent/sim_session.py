@@ -13,10 +13,10 @@ from typing import Any
 import numpy as np
 from omegaconf import DictConfig
 
-from tango.agent.observation import Observation
 from tango.sim.config import EmbeddedSimConfig
 from tango.sim.habitat_env import make_simulator, simulator_config
-from tango.sim.pose import camera_pose, quaternion_to_yaw
+from tango.types.observation import Observation
+from tango.types.poses import camera_pose, quaternion_to_yaw
 
 TILT_LIMIT_DEG = 90.0
 Point = Sequence[float] | np.ndarray

@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from tango.agent.api import Position
-from tango.agent.observation import Observation
 from tango.harness.topdown import TopDownLayers
 from tango.navigation.navigator import Navigator
+from tango.types.goals import Position
+from tango.types.observation import Observation
 
 
 def agent_layers(

@@ -20,10 +20,11 @@ from tango.formats.nav_episodes import NavEpisode, resolve_scene_path
 from tango.formats.openeqa import EQAQuestion
 from tango.harness.episode import load_plugin
 from tango.scenes.datasets.visibility import VisibilityRenderer
-from tango.sim.pose import camera_pose
-from tango.sim.scene import SceneAnnotations, SceneObject, load_scene
+from tango.sim.scene import load_scene
 from tango.tasks.flow import dataset_paths
 from tango.tasks.habitat.plugin import HabitatTask, task_config
+from tango.types.poses import camera_pose
+from tango.types.scene import SceneAnnotations, SceneObject
 
 MAX_RENDER_SIDE = 160
 DEFAULT_MIN_PIXELS = 100

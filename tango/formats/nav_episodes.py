@@ -44,7 +44,7 @@ from tango.formats.records import ROTATION_DIGITS, Pose, round_list, start_json
 from tango.formats.splits import GoalTable, goal_table, split_sources
 
 if TYPE_CHECKING:
-    from tango.sim.scene import SceneObject
+    from tango.types.scene import SceneObject
 
 LOG = logging.getLogger(__name__)
 _NORMALISED: ContextVar[list[float] | None] = ContextVar("normalised_view_rotations", default=None)

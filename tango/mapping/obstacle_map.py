@@ -5,13 +5,13 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from tango.agent.observation import Observation
 from tango.mapping.config import MapConfig
 from tango.mapping.contour_frontiers import detect_contour_frontiers
 from tango.mapping.fog_of_war import reveal_cone
 from tango.mapping.frontiers import detect_frontiers
 from tango.mapping.geometry import CameraRays, MapGrid, camera_yaw
 from tango.mapping.ray_fan import RayFan
+from tango.types.observation import Observation
 
 RAY_STEP_PX = 1.0
 THICKEN_KERNEL = np.ones((3, 3), np.uint8)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from tango.agent.observation import Observation
 from tango.mapping.config import MapConfig
 from tango.mapping.fov_patch import FovPatch, FovProjector
 from tango.mapping.geometry import column_reach
+from tango.types.observation import Observation
 
 DECISION_THRESHOLD = 0.35
 

@@ -7,7 +7,6 @@ import logging
 
 import numpy as np
 
-from tango.agent.observation import Observation
 from tango.mapping.fov_patch import FovPatch
 from tango.mapping.geometry import MapGrid
 from tango.mapping.obstacle_map import ObstacleMap
@@ -19,6 +18,7 @@ from tango.navigation.explorer import FrontierSelector
 from tango.navigation.fmm_controller import FmmController, planar_distance
 from tango.navigation.pointnav_controller import PointNavController
 from tango.navigation.pointnav_policy import RecurrentPointNavPolicy
+from tango.types.observation import Observation
 
 LOG = logging.getLogger(__name__)
 CONTROLLERS = ("fmm", "pointnav")

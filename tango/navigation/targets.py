@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tango.agent.observation import Observation
 from tango.mapping.geometry import transform_points
+from tango.types.observation import Observation
 
 BOX_CORE_FRACTION = 0.5
 

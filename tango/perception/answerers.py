@@ -5,12 +5,12 @@ BLIP-2 lives in `tango.perception.blip2`, the ORACLE answerer in `tango.percepti
 
 from __future__ import annotations
 
-from tango.agent.api import GoalImage
-from tango.agent.observation import Observation
 from tango.llm import ChatClient, image_content, text_content
 from tango.perception.config import AnswererConfig
 from tango.perception.context import BuildContext
 from tango.perception.registry import register
+from tango.types.goals import GoalImage
+from tango.types.observation import Observation
 
 VLM_PROMPT = "Answer the question about this image in a few words.\nQuestion: {question}"
 

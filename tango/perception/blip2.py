@@ -7,12 +7,12 @@ from typing import Any
 import numpy as np
 import torch
 
-from tango.agent.api import GoalImage
-from tango.agent.observation import Observation
 from tango.perception.config import AnswererConfig, ScorerConfig
 from tango.perception.context import BuildContext
 from tango.perception.models import Placement, cached, load_pretrained
 from tango.perception.registry import register
+from tango.types.goals import GoalImage
+from tango.types.observation import Observation
 
 BLIP2_CLASSES = {"itm": "Blip2ForImageTextRetrieval", "vqa": "Blip2ForConditionalGeneration"}
 

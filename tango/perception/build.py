@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any, Generic, TypeVar, overload
 
-from tango.agent.observation import Observation
 from tango.perception.config import PerceptionConfig, perception_config
 from tango.perception.context import BuildContext, SharedModels
 from tango.perception.interfaces import (
@@ -26,6 +25,7 @@ from tango.perception.interfaces import (
 from tango.perception.models import placement
 from tango.perception.oracle.ground_truth import GroundTruth, OracleContext
 from tango.perception.registry import COMPONENTS, REGISTRY
+from tango.types.observation import Observation
 
 CLIP_KINDS = ("clip",)
 T = TypeVar("T")

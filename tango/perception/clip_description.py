@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from tango.agent.observation import Observation
 from tango.perception.clip import ClipEmbedder, crop
 from tango.perception.config import DescriptionConfig
 from tango.perception.context import BuildContext
 from tango.perception.detections import Detections
 from tango.perception.interfaces import DetectFn, Recollection
 from tango.perception.registry import register
+from tango.types.observation import Observation
 
 
 class ClipDescriptionMatcher:

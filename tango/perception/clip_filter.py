@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from tango.agent.observation import Observation
 from tango.perception.clip import ClipEmbedder, crop
 from tango.perception.detections import Detections
+from tango.types.observation import Observation
 
 OTHER = "other"
 

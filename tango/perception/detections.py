@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from tango.agent.observation import Observation
 from tango.perception.geometry import box_point, mask_point
+from tango.types.observation import Observation
 
 
 @dataclass

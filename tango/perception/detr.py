@@ -7,9 +7,9 @@ from typing import Any
 import numpy as np
 import torch
 
-from tango.agent.observation import Observation
 from tango.perception.detections import Detections, normalise_label
 from tango.perception.models import Placement, cached, load_pretrained
+from tango.types.observation import Observation
 
 
 def load_detr(path: str, where: Placement) -> tuple[Any, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tango.agent.observation import Observation
+from tango.types.observation import Observation
 
 
 def pixel_to_world(obs: Observation, u: float, v: float, depth_m: float) -> np.ndarray:

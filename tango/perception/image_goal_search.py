@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tango.agent.api import GoalImage
 from tango.perception.config import MatcherConfig
 from tango.perception.context import BuildContext
 from tango.perception.image_goal import ImageMatcher, LightGlueMatcher, SiftMatcher
 from tango.perception.interfaces import Recollection, ViewLog
 from tango.perception.registry import register
+from tango.types.goals import GoalImage
 
 IMAGE_GOAL_LABEL = "image goal"
 

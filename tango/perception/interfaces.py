@@ -12,11 +12,11 @@ from typing import Protocol
 
 import numpy as np
 
-from tango.agent.api import GoalImage
-from tango.agent.observation import Observation
 from tango.mapping.fov_patch import FovPatch
 from tango.mapping.geometry import MapGrid
 from tango.perception.detections import Detections
+from tango.types.goals import GoalImage
+from tango.types.observation import Observation
 
 
 @dataclass(frozen=True)

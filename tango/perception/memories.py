@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from tango.agent.observation import Observation
 from tango.mapping.feature_memory import FeatureMemory
 from tango.perception.config import MemoryConfig
 from tango.perception.context import BuildContext
 from tango.perception.detections import normalise_label
 from tango.perception.interfaces import MapView, Recollection, ValueScorer
 from tango.perception.registry import register
+from tango.types.observation import Observation
 
 
 class FrameFeatureMemory:

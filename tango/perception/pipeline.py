@@ -10,7 +10,6 @@ from collections.abc import Callable
 
 import torch
 
-from tango.agent.observation import Observation
 from tango.perception.clip_filter import ClipFilter
 from tango.perception.config import DetectorConfig
 from tango.perception.context import BuildContext
@@ -19,6 +18,7 @@ from tango.perception.detr import DetrDetector
 from tango.perception.interfaces import Detector
 from tango.perception.owl import OwlDetector
 from tango.perception.registry import register
+from tango.types.observation import Observation
 
 
 def nms(detections: Detections, iou_threshold: float) -> Detections:

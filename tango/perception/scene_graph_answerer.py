@@ -15,12 +15,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-from tango.agent.api import GoalImage
-from tango.agent.observation import Observation
 from tango.llm import ChatClient, ChatResponse, LLMError
 from tango.llm.models import DEFAULT_MODEL, model_path
 from tango.perception.config import AnswererConfig
 from tango.perception.scene_graph import SceneGraph
+from tango.types.goals import GoalImage
+from tango.types.observation import Observation
 
 LOG = logging.getLogger(__name__)
 BACKENDS = ("local", "endpoint")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from tango.agent.observation import Observation
 from tango.perception.clip import ClipEmbedder
 from tango.perception.config import ScorerConfig
 from tango.perception.context import BuildContext
 from tango.perception.registry import register
+from tango.types.observation import Observation
 
 
 class ClipScorer:

@@ -16,12 +16,12 @@ from typing import Any
 import cv2
 import numpy as np
 
-from tango.agent.observation import Observation
 from tango.perception.config import DetectorConfig
 from tango.perception.context import BuildContext
 from tango.perception.detections import Detections, normalise_label
 from tango.perception.models import ModelLoadError, cached
 from tango.perception.registry import register
+from tango.types.observation import Observation
 
 ALIASES = {"couch": "sofa", "plant": "pottedplant", "tv": "tvmonitor", "table": "diningtable"}
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from tango.agent.api import GoalImage, ObjectHandle, Position
 from tango.agent.context import AgentContext
 from tango.primitives.arguments import finite_position, label_text, question_text
 from tango.primitives.registry import define_input, define_toolbox, primitive
 from tango.primitives.rooms import LAST_ANSWER, answer_image, is_room_name, room_handles
+from tango.types.goals import GoalImage, ObjectHandle, Position
 
 TOOLBOX = "habitat"
 
@@ -179,7 +179,3 @@ def recall(ctx: AgentContext, target: str) -> list[ObjectHandle]:
 def stop(ctx: AgentContext) -> None:
     """Declare the current goal reached here; it also ends the enclosing explore_scene() search loop."""
     ctx.agent.stop()
-
-
-# TANGO's other primitive names, registered after the ones above so the prompt keeps its order.
-from tango.primitives import tango_compat  # noqa: F401

@@ -11,11 +11,13 @@ from tango.plugins import PluginLoadError, load_entry_points
 from tango.primitives.registry import REGISTRY, Registry, RegistryError, Toolbox
 
 ENTRY_POINT_GROUP = "tango.primitives"
-BUILTIN_TOOLBOX_MODULES: dict[str, str] = {
-    "habitat": "tango.primitives.habitat",
-    "graphnav": "tango.benchmarks.graphnav.toolbox",
-    "urban": "tango.urban.agents.toolbox",
+BUILTIN_TOOLBOX_MODULES: dict[str, tuple[str, ...]] = {
+    # TANGO's other primitive names come after the Habitat ones, so the prompt keeps its order.
+    "habitat": ("tango.primitives.habitat", "tango.primitives.tango_compat"),
+    "graphnav": ("tango.benchmarks.graphnav.toolbox",),
+    "urban": ("tango.urban.agents.toolbox",),
 }
+"""The modules whose import registers each built-in toolbox's primitives, imported in this order."""
 
 
 def load_plugins(registry: Registry = REGISTRY) -> list[str]:
@@ -30,7 +32,12 @@ def load_plugins(registry: Registry = REGISTRY) -> list[str]:
 
 def import_builtin_toolboxes() -> None:
     """Import the modules of the built-in toolboxes (their import registers their primitives)."""
-    for module in BUILTIN_TOOLBOX_MODULES.values():
+    for modules in BUILTIN_TOOLBOX_MODULES.values():
+        _import_all(modules)
+
+
+def _import_all(modules: tuple[str, ...]) -> None:
+    for module in modules:
         importlib.import_module(module)
 
 
@@ -50,9 +57,7 @@ def isolated(registry: Registry = REGISTRY) -> Iterator[Registry]:
 def get_toolbox(name: str, registry: Registry = REGISTRY) -> Toolbox:
     """The toolbox `name` with its built-in module and the plugins loaded (entry points are scanned once per
     process; call `load_plugins` to pick up packages installed later); RegistryError if it has no primitives."""
-    module = BUILTIN_TOOLBOX_MODULES.get(name)
-    if module is not None:
-        importlib.import_module(module)
+    _import_all(BUILTIN_TOOLBOX_MODULES.get(name, ()))
     if not registry.plugins_scanned:
         load_plugins(registry)
     box = registry.toolboxes.get(name)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tango.agent.api import GoalImage, ObjectHandle
 from tango.agent.context import AgentContext
 from tango.perception.detections import normalise_label
+from tango.types.goals import GoalImage, ObjectHandle
 
 ROOM_NAMES = frozenset(
     {

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from tango.agent.api import ObjectHandle
+from tango.types.goals import ObjectHandle
 
 CUT_MARK = "…[cut {n} chars]"
 LIST_ITEMS_SHOWN = 20

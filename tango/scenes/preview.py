@@ -15,9 +15,10 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from tango.sim.navgrid import NavGrid, NavGridConfig
-from tango.sim.pose import camera_pose
 from tango.sim.render import Renderer
-from tango.sim.scene import LoadedScene, SceneAnnotations, SceneObject, load_scene
+from tango.sim.scene import LoadedScene, load_scene
+from tango.types.poses import camera_pose
+from tango.types.scene import SceneAnnotations, SceneObject
 
 LOG = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from tango.sim.habitat_sim import TangoSim
-from tango.sim.pose import forward_vector
+from tango.types.poses import forward_vector
 
 _LOOKAHEAD_CELLS = 60
 _LOOKAHEAD_STRIDE = 5

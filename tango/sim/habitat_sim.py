@@ -5,13 +5,13 @@ agent's radius, start state and sim_sensors) plus, when present (tango.sim.habit
 navgrid_resolution, navgrid_obstacle_height and tilt_angle. Rendering is `tango.sim.render`, navigability and geodesics `tango.sim.navgrid`.
 habitat-lab's LookUp/LookDown actions rotate habitat-sim scene nodes through magnum, so TangoSim registers its
 own `TangoLookUpAction` / `TangoLookDownAction` task actions (tango.sim.habitat_env configures them).
+Its cameras and habitat-lab sensors are `tango.sim.habitat_sensors`, its PathFinder `tango.sim.habitat_pathfinder`.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,21 +27,20 @@ from habitat.core.embodied_task import SimulatorTaskAction
 from habitat.core.registry import registry
 from habitat.core.simulator import (
     AgentState,
-    DepthSensor,
     Observations,
-    RGBSensor,
-    SemanticSensor,
-    Sensor,
     SensorSuite,
     Simulator,
 )
 from omegaconf import DictConfig, OmegaConf
 
+from tango.sim.habitat_pathfinder import TangoPathFinder
+from tango.sim.habitat_sensors import Camera, TangoSimError, build_cameras
 from tango.sim.navgrid import NavGrid, NavGridConfig
-from tango.sim.pose import camera_pose, forward_vector, quaternion_to_yaw, yaw_rotation
-from tango.sim.render import Frame, Renderer, create_gl_context
-from tango.sim.scene import LoadedScene, SceneAnnotations, load_scene, world_triangles
+from tango.sim.render import Frame, create_gl_context
+from tango.sim.scene import LoadedScene, load_scene, world_triangles
 from tango.sim.views import ViewRenderers, view_pose
+from tango.types.poses import camera_pose, forward_vector, quaternion_to_yaw, yaw_rotation
+from tango.types.scene import SceneAnnotations
 
 LOG = logging.getLogger(__name__)
 
@@ -49,167 +48,6 @@ LOG = logging.getLogger(__name__)
 ACTION_NAMES = ("stop", "move_forward", "turn_left", "turn_right", "look_up", "look_down")
 _MAX_PITCH = np.deg2rad(90.0)
 _FLOOR_MATCH = 0.3
-
-
-class TangoSimError(RuntimeError):
-    """The simulator cannot do what was asked (unknown action, unsupported sensor, no scene)."""
-
-
-def _sensor_kind(sensor_config: Any) -> str:
-    kind = str(sensor_config.type)
-    for name, marker in (("rgb", "RGB"), ("depth", "Depth"), ("semantic", "Semantic")):
-        if marker in kind and "Equirectangular" not in kind and "Fisheye" not in kind:
-            return name
-    raise TangoSimError(f"TangoSim supports pinhole RGB, depth and semantic sensors, not {kind!r}")
-
-
-def sensor_uuid(sensor_config: Any) -> str:
-    """The observation key: the config's uuid when it has one, else habitat-sim's rgb / depth / semantic."""
-    return str(sensor_config.uuid) if "uuid" in sensor_config else _sensor_kind(sensor_config)
-
-
-class _CameraSensorMixin:
-    """A habitat-lab sensor that reads its frame from the simulator's per-step dict by uuid."""
-
-    config: Any
-    uuid: str
-
-    def _get_uuid(self, *args: Any, **kwargs: Any) -> str:
-        return sensor_uuid(self.config)
-
-    def get_observation(self, sim_obs: dict[str, Any], *args: Any, **kwargs: Any) -> Any:
-        return sim_obs[self.uuid]
-
-
-class TangoRGBSensor(_CameraSensorMixin, RGBSensor):
-    """RGB uint8 (H, W, 3)."""
-
-    def __init__(self, config: Any) -> None:
-        self.config = config
-        super().__init__(config=config)
-
-    def _get_observation_space(self, *args: Any, **kwargs: Any) -> spaces.Box:
-        return spaces.Box(0, 255, (self.config.height, self.config.width, 3), np.uint8)
-
-
-class TangoDepthSensor(_CameraSensorMixin, DepthSensor):
-    """Depth float32 (H, W, 1): metres clipped into [min_depth, max_depth], or that range mapped to [0, 1]."""
-
-    def __init__(self, config: Any) -> None:
-        self.config = config
-        super().__init__(config=config)
-
-    def _get_observation_space(self, *args: Any, **kwargs: Any) -> spaces.Box:
-        low, high = (
-            (0.0, 1.0) if self.config.normalize_depth else (self.config.min_depth, self.config.max_depth)
-        )
-        return spaces.Box(low, high, (self.config.height, self.config.width, 1), np.float32)
-
-
-class TangoSemanticSensor(_CameraSensorMixin, SemanticSensor):
-    """Instance ids int32 (H, W, 1); 0 is background, other values are annotation object ids."""
-
-    def __init__(self, config: Any) -> None:
-        self.config = config
-        super().__init__(config=config)
-
-    def _get_observation_space(self, *args: Any, **kwargs: Any) -> spaces.Box:
-        return spaces.Box(0, np.iinfo(np.int32).max, (self.config.height, self.config.width, 1), np.int32)
-
-
-_SENSOR_CLASSES: dict[str, type[Sensor]] = {
-    "rgb": TangoRGBSensor,
-    "depth": TangoDepthSensor,
-    "semantic": TangoSemanticSensor,
-}
-
-
-@dataclass
-class _Camera:
-    """One renderer shared by the sensors with the same resolution, field of view and mount."""
-
-    renderer: Renderer
-    offset: np.ndarray
-    mount_pitch: float  # radians, habitat sensor orientation[0]
-    uuids: dict[str, str]
-    normalize_depth: bool
-
-
-@dataclass
-class TangoShortestPath:
-    """habitat_sim.ShortestPath look-alike: fill requested_start/end, call `find_path`, read points/distance."""
-
-    requested_start: np.ndarray
-    requested_end: np.ndarray
-    points: list[np.ndarray] | None = None
-    geodesic_distance: float = float("inf")
-
-
-class TangoPathFinder:
-    """The subset of habitat_sim.PathFinder that agents and habitat-lab call, over the navigability grid."""
-
-    def __init__(self, sim: TangoSim) -> None:
-        self._sim = sim
-
-    @property
-    def grid(self) -> NavGrid:
-        return self._sim.navgrid
-
-    @property
-    def is_loaded(self) -> bool:
-        return True
-
-    def is_navigable(self, point: Sequence[float], max_y_delta: float = 0.5) -> bool:
-        """True when the point is on a navigable cell at floor height."""
-        point_ = np.asarray(point, dtype=np.float64)
-        return abs(point_[1] - self.grid.floor_y) <= max_y_delta and self.grid.is_navigable(point_)
-
-    def snap_point(self, point: Sequence[float]) -> np.ndarray:
-        """The nearest navigable point."""
-        return self.grid.snap(np.asarray(point, dtype=np.float64)).astype(np.float32)
-
-    def get_random_navigable_point(self) -> np.ndarray:
-        """A random navigable point from the simulator's seeded generator."""
-        return self.grid.sample_navigable_point(self._sim.rng).astype(np.float32)
-
-    def find_path(self, path: TangoShortestPath) -> bool:
-        """Fill `path.points` and `path.geodesic_distance`; False when the end is unreachable."""
-        start = np.asarray(path.requested_start, dtype=np.float64)
-        end = np.asarray(path.requested_end, dtype=np.float64)
-        points = self.grid.shortest_path(start, end)
-        if not points:
-            path.points, path.geodesic_distance = [], float("inf")
-            return False
-        path.points = [p.astype(np.float32) for p in points]
-        path.geodesic_distance = self.grid.geodesic_distance(start, [end])
-        return True
-
-    def geodesic_distance(self, start: Sequence[float], end: Sequence[float]) -> float:
-        """Geodesic distance between two points (inf when unreachable)."""
-        return self.grid.geodesic_distance(np.asarray(start, np.float64), [np.asarray(end, np.float64)])
-
-    def try_step(self, start: Sequence[float], end: Sequence[float]) -> np.ndarray:
-        """Where a straight move from start towards end stops, sliding along obstacles."""
-        position, _ = self._sim.try_move(np.asarray(start, np.float64), np.asarray(end, np.float64), True)
-        return position.astype(np.float32)
-
-    def try_step_no_sliding(self, start: Sequence[float], end: Sequence[float]) -> np.ndarray:
-        """Where a straight move from start towards end stops, without sliding (start when blocked)."""
-        position, _ = self._sim.try_move(np.asarray(start, np.float64), np.asarray(end, np.float64), False)
-        return position.astype(np.float32)
-
-    def distance_to_closest_obstacle(self, point: Sequence[float], max_search_radius: float = 2.0) -> float:
-        """Distance from the point to the nearest non-navigable cell, capped at max_search_radius."""
-        return self._sim.distance_to_closest_obstacle(point, max_search_radius)
-
-    def get_bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        """(lower, upper) corners of the navigability grid of this floor, as habitat_sim's navmesh bounds."""
-        grid = self.grid
-        rows, cols = grid.navigable.shape
-        x0, z0 = grid.origin_xz
-        lower = np.array([x0, grid.floor_y, z0], dtype=np.float32)
-        upper = np.array([x0 + cols * grid.resolution, grid.floor_y, z0 + rows * grid.resolution], np.float32)
-        return lower, upper
 
 
 @registry.register_simulator(name="TangoSim-v0")
@@ -226,7 +64,7 @@ class TangoSim(Simulator):
         self._triangles: np.ndarray | None = None
         self._grids: list[NavGrid] = []
         self._grid: NavGrid | None = None
-        self._cameras: list[_Camera] = []
+        self._cameras: list[Camera] = []
         self._views = ViewRenderers(self._ctx)
         self._sensor_key: str | None = None
         self._sensor_suite = SensorSuite([])
@@ -299,44 +137,7 @@ class TangoSim(Simulator):
     def _build_cameras(self) -> None:
         for camera in self._cameras:
             camera.renderer.release()
-        groups: dict[tuple[Any, ...], dict[str, Any]] = {}
-        for sensor_config in self._agent_config.sim_sensors.values():
-            kind = _sensor_kind(sensor_config)
-            key = (
-                int(sensor_config.width),
-                int(sensor_config.height),
-                float(sensor_config.hfov),
-                tuple(float(v) for v in sensor_config.position),
-                tuple(float(v) for v in sensor_config.orientation),
-            )
-            index = 0
-            while kind in groups.get((*key, index), {}):
-                index += 1  # a second sensor of the same kind on the same mount gets its own camera
-            groups.setdefault((*key, index), {})[kind] = sensor_config
-        self._cameras = []
-        sensors: list[Sensor] = []
-        scene = self.scene
-        for (width, height, hfov, position, orientation, _), members in groups.items():
-            depth = members.get("depth")
-            near, far = (
-                (float(depth.min_depth), float(depth.max_depth)) if depth is not None else (0.0, 1000.0)
-            )
-            sensors.extend(_SENSOR_CLASSES[kind](config) for kind, config in members.items())
-            renderer = Renderer(
-                scene.mesh,
-                width,
-                height,
-                hfov,
-                near,
-                far,
-                sensors=tuple(members),
-                ctx=self._ctx,
-                depth_out_of_range="clip",
-            )
-            uuids = {kind: sensor_uuid(config) for kind, config in members.items()}
-            normalize = bool(depth.get("normalize_depth", False)) if depth is not None else False
-            offset = np.asarray(position, dtype=np.float64)
-            self._cameras.append(_Camera(renderer, offset, orientation[0], uuids, normalize))
+        self._cameras, sensors = build_cameras(self._agent_config.sim_sensors, self.scene.mesh, self._ctx)
         self._sensor_suite = SensorSuite(sensors)
 
     # --- habitat-lab Simulator API ---------------------------------------------------------------------------

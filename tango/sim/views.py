@@ -9,8 +9,8 @@ import moderngl
 import numpy as np
 import trimesh
 
-from tango.sim.pose import quaternion_to_matrix
 from tango.sim.render import Frame, Renderer
+from tango.types.poses import quaternion_to_matrix
 
 
 def view_pose(position: Sequence[float], rotation_xyzw: Sequence[float]) -> np.ndarray:

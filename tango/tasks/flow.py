@@ -15,7 +15,6 @@ from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
-from tango.agent.api import GoalImage
 from tango.formats.fields import DatasetError, EpisodeError, Loaded
 from tango.formats.nav_episodes import ViewPoint
 from tango.formats.synthetic import STAMP_FILE, default_dataset_root, read_stamp
@@ -23,6 +22,7 @@ from tango.harness.episode import EpisodeResult, EpisodeSpec
 from tango.programs.generators.record import GenerationRecord
 from tango.programs.interpreter import RunResult, StopReason
 from tango.tasks.measures import DISTANCE_DEFINITIONS
+from tango.types.goals import GoalImage
 
 Point = Sequence[float] | np.ndarray
 

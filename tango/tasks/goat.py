@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tango.agent.api import GoalImage
 from tango.formats.fields import Loaded
 from tango.formats.goat import GoatEpisode, GoatSubtask, read_episodes
 from tango.harness.episode import EpisodeResult, EpisodeSpec
@@ -29,6 +28,7 @@ from tango.tasks.goat_program import (
 from tango.tasks.habitat.plugin import HabitatTask
 from tango.tasks.measures import aggregate_subtasks
 from tango.tasks.registry import register_task
+from tango.types.goals import GoalImage
 
 POOLED_METRICS = ("success", "spl", "soft_spl", "distance_to_goal", "lenient_success", "lenient_spl")
 

@@ -24,11 +24,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tango.agent.api import GoalImage
 from tango.formats.goat import GoatSubtask
 from tango.programs.interpreter import RunResult
 from tango.tasks.flow import EpisodeRun, NavTaskConfig, goal_points
 from tango.tasks.objectnav import object_instruction
+from tango.types.goals import GoalImage
 
 PROGRAM_MODES = ("episode", "subtask")
 GOAL_PHRASES = {

@@ -13,9 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tango.agent.api import GoalImage
 from tango.agent.habitat_agent import HabitatAgent
-from tango.agent.observation import Observation
 from tango.formats import objectnav
 from tango.navigation.navigator import Navigator
 from tango.perception.build import PerceptionBundle
@@ -24,6 +22,8 @@ from tango.perception.image_goal_search import KeypointLocator
 from tango.perception.oracle.ground_truth import GroundTruth
 from tango.programs.budget import Budget
 from tango.tasks.habitat.runner import HabitatRunner
+from tango.types.goals import GoalImage
+from tango.types.observation import Observation
 from tests.agent.synthetic import data_path, eval_config, plugin
 
 

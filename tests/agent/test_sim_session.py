@@ -12,7 +12,7 @@ from tango.agent.sim_session import TILT_LIMIT_DEG, SimSession
 from tango.formats import objectnav
 from tango.formats.nav_episodes import NavEpisode
 from tango.sim.config import EmbeddedSimConfig
-from tango.sim.pose import forward_vector
+from tango.types.poses import forward_vector
 from tests.agent.synthetic import data_path
 
 FORWARD_STEP_M = 0.25

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tango.agent.observation import Observation
+from tango.types.observation import Observation
 
 
 def yaw_pose(x: float, y: float, z: float, yaw: float) -> np.ndarray:

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import numpy as np
 
-from tango.agent.observation import Observation
 from tango.agent.sim_session import SimSession
 from tango.scenes.apartment import generate_apartment
 from tango.sim.config import EmbeddedSimConfig
 from tango.sim.navgrid import NavGrid
-from tango.sim.pose import yaw_to_quaternion
+from tango.types.observation import Observation
+from tango.types.poses import yaw_to_quaternion
 
 
 class SimWorld:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from tango.agent.observation import Observation
 from tango.navigation.fmm_planner import disk, line_is_free
 from tango.navigation.targets import detection_point, detection_region
+from tango.types.observation import Observation
 
 
 def _line_is_free_with_linspace(traversable: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 import torch
 
-from tango.agent.observation import Observation
 from tango.mapping.config import MapConfig
 from tango.navigation.actions import MOVE_FORWARD, POINTNAV_ACTIONS, STOP, TURN_LEFT, TURN_RIGHT
 from tango.navigation.config import ExploreConfig, NavigationConfig, NavigatorConfig
@@ -15,6 +14,7 @@ from tango.navigation.navigator import Navigator
 from tango.navigation.pointnav_net import PointNavPolicy
 from tango.navigation.targets import detection_point
 from tango.perception.memories import FrameFeatureMemory
+from tango.types.observation import Observation
 from tests.mapping.synthetic import flat_wall_observation
 
 

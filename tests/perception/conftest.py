@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tango.agent.observation import Observation
 from tango.perception.oracle.scene import OracleScene
 from tango.sim.scene import parse_annotations
+from tango.types.observation import Observation
 from tests.agent.synthetic import tiny_dataset
 from tests.perception import tiny_models
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import numpy as np
 
-from tango.agent.observation import Observation
 from tango.formats import goat
 from tango.formats.goat import GoatGoal
-from tango.sim.pose import camera_pose, forward_vector, quaternion_to_yaw
 from tango.sim.render import Renderer
 from tango.sim.scene import LoadedScene, load_scene
+from tango.types.observation import Observation
+from tango.types.poses import camera_pose, forward_vector, quaternion_to_yaw
 
 STEP_M = 0.2
 TURN_RAD = np.deg2rad(10.0)

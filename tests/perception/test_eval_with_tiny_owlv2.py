@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-from tango.agent.api import ObjectHandle
 from tango.agent.habitat_agent import HabitatAgent
-from tango.agent.observation import Observation
 from tango.agent.sim_session import SimSession
 from tango.harness.run import run_evaluation
 from tango.scenes.datasets.generate import DatasetConfig, generate_dataset
+from tango.types.goals import ObjectHandle
+from tango.types.observation import Observation
 from tests.agent.synthetic import eval_config, read_jsonl
 from tests.perception.test_no_ground_truth import tiny_overrides
 from tests.support.chat_server import ChatServer

@@ -17,7 +17,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tango.agent.observation import Observation
 from tango.formats import goat
 from tango.harness.episode import EpisodeContext
 from tango.perception.oracle import scene as oracle_scene
@@ -25,6 +24,7 @@ from tango.perception.oracle.ground_truth import GroundTruth
 from tango.programs.trace import Trace
 from tango.sim import scene as scene_files
 from tango.tasks.habitat.episode_run import SimEpisode
+from tango.types.observation import Observation
 from tests.agent.synthetic import data_path, eval_config, plugin
 from tests.agent.test_habitat_agent import NoFrames
 from tests.support.chat_server import ChatServer

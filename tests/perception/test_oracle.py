@@ -7,7 +7,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tango.agent.api import GoalImage
 from tango.llm import ChatResponse
 from tango.perception.build import build_perception
 from tango.perception.models import placement
@@ -24,6 +23,7 @@ from tango.perception.oracle.scorer import OracleTextScorer
 from tango.perception.oracle.visible import visible_objects
 from tango.perception.scene_graph_answerer import SceneGraphAnswerer
 from tango.perception.text_similarity import TextEmbedder
+from tango.types.goals import GoalImage
 from tests.perception.conftest import make_observation
 from tests.support.presets import preset
 

@@ -14,12 +14,12 @@ import numpy as np
 import pytest
 from scipy.stats import binom
 
-from tango.agent.observation import Observation
 from tango.perception.build import build_perception
 from tango.perception.oracle.ground_truth import GroundTruth
 from tango.perception.oracle.scene import OracleScene
 from tango.perception.simulated.params import DetectionModel
 from tango.sim.scene import parse_annotations
+from tango.types.observation import Observation
 from tests.support.presets import preset
 
 SIZE = (120, 160)

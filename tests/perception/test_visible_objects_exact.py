@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tango.agent.observation import Observation
 from tango.perception.geometry import region_point
 from tango.perception.oracle.scene import OracleScene
 from tango.perception.oracle.visible import visible_objects
-from tango.sim.scene import SceneObject
+from tango.types.observation import Observation
+from tango.types.scene import SceneObject
 
 
 def _plain_visible(obs: Observation, scene: OracleScene, min_pixels: int) -> list[tuple]:

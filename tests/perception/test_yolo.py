@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tango.agent.observation import Observation
 from tango.perception.build import build_perception
 from tango.perception.models import ModelLoadError
 from tango.perception.yolo import YoloDetector
+from tango.types.observation import Observation
 from tests.perception import tiny_models
 
 REAL_YOLO = Path(os.environ.get("TANGO_YOLO_DIR", "/tmp/yolo"))
@@ -85,9 +85,9 @@ def test_yolo_folder_and_option_errors_say_what_is_wrong(tmp_path: Path, tiny_da
 )
 def test_real_yolov3_tiny_finds_a_tv_in_a_rendered_apartment() -> None:
     from tango.scenes.datasets.default import ensure_default_dataset
-    from tango.sim.pose import camera_pose
     from tango.sim.render import Renderer
     from tango.sim.scene import load_scene
+    from tango.types.poses import camera_pose
 
     detector = build_perception({"detector": {"kind": "yolo", "path": str(REAL_YOLO)}}).detector
     assert isinstance(detector, YoloDetector) and len(detector.classes) == 80

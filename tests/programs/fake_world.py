@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tango.agent.api import GoalImage, ObjectHandle, Position
 from tango.programs.budget import Budget
+from tango.types.goals import GoalImage, ObjectHandle, Position
 
 
 @dataclass

@@ -7,7 +7,6 @@ import json
 import numpy as np
 import pytest
 
-from tango.agent.api import GoalImage
 from tango.agent.context import AgentContext
 from tango.programs import Budget, Interpreter, Trace
 from tango.programs.generators import (
@@ -21,6 +20,7 @@ from tango.programs.generators import (
 from tango.programs.generators.template import question_subject
 from tango.tasks.goat_program import GOAL_PHRASES
 from tango.tasks.objectnav import object_instruction
+from tango.types.goals import GoalImage
 from tests.programs.fake_world import apartment
 from tests.support.presets import preset
 

@@ -9,7 +9,7 @@ from tango.scenes.datasets import wording
 from tango.scenes.datasets.descriptions import unique_facts
 from tango.scenes.datasets.facts import find_neighbours
 from tango.scenes.datasets.questions import scene_questions
-from tango.sim.scene import Room, SceneAnnotations, SceneObject
+from tango.types.scene import Room, SceneAnnotations, SceneObject
 
 
 def _obj(

@@ -21,7 +21,7 @@ from tango.scenes.datasets.viewpoints import (
 from tango.scenes.datasets.visibility import VisibilityRenderer
 from tango.sim.navgrid import NavGrid
 from tango.sim.render import Renderer
-from tango.sim.scene import SceneObject
+from tango.types.scene import SceneObject
 from tests.sim.builders import OBJECTS, room_scene
 
 

@@ -8,7 +8,7 @@ import pytest
 from tango.sim.config import EmbeddedSimConfig
 from tango.sim.follower import OracleGeodesicFollower
 from tango.sim.habitat_env import make_objectnav_env
-from tango.sim.habitat_sim import TangoShortestPath
+from tango.sim.habitat_pathfinder import TangoShortestPath
 from tango.sim.navgrid import NavGrid
 from tango.sim.scene import load_scene
 from tests.sim.builders import write_objectnav_dataset, write_room

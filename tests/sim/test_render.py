@@ -7,9 +7,9 @@ import pytest
 import trimesh
 
 from tango.sim import render as render_module
-from tango.sim.pose import camera_pose
 from tango.sim.render import Renderer, RendererError
 from tango.sim.scene import load_scene
+from tango.types.poses import camera_pose
 from tests.sim.builders import textured_quad_scene, write_basis_like_glb, write_room
 
 WIDTH = HEIGHT = 256

@@ -9,7 +9,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tango.agent.api import GoalImage
 from tango.formats.goat import GoatEpisode, GoatGoal, GoatSubtask
 from tango.formats.nav_episodes import AgentState, ViewPoint
 from tango.harness.episode import EpisodeSpec
@@ -26,6 +25,7 @@ from tango.tasks.goat_program import (
     run_episode_program,
 )
 from tango.tasks.measures import navigation_metrics
+from tango.types.goals import GoalImage
 
 MAX_STEPS = 10
 """The episode's step budget, shared by its subtasks."""

@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tango.agent.api import GoalImage
 from tango.agent.context import AgentContext
 from tango.agent.habitat_agent import HabitatAgent
 from tango.formats import goat
@@ -27,6 +26,7 @@ from tango.sim.follower import OracleGeodesicFollower
 from tango.tasks.habitat.plugin import HabitatTask
 from tango.tasks.habitat.runner import HabitatRunner
 from tango.tasks.objectnav import ObjectNavTask
+from tango.types.goals import GoalImage
 from tests.agent.synthetic import TaskWrapper, eval_config, plugin, read_jsonl
 
 NAV_TASKS = ("objectnav", "ovon", "goat")

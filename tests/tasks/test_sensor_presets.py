@@ -13,13 +13,13 @@ from hydra import compose, initialize_config_dir
 from hydra.errors import ConfigCompositionException
 from PIL import Image
 
-from tango.agent.api import GoalImage
 from tango.agent.sim_session import SimSession
 from tango.eval import CONFIG_DIR
 from tango.formats import goat
 from tango.harness.run import run_evaluation
 from tango.sim.habitat_env import sim_config_from_dict
 from tango.tasks.goat import GoatFlow
+from tango.types.goals import GoalImage
 from tests.agent.synthetic import data_path, eval_config, read_jsonl
 
 CAMERAS = {

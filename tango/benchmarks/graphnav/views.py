@@ -25,7 +25,7 @@ from tango.benchmarks.graphnav.scene3d import (
     cell_center,
     heading_yaw,
 )
-from tango.sim.pose import camera_pose
+from tango.types.poses import camera_pose
 
 
 @dataclass

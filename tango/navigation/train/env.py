@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 
-from tango.agent.observation import Observation as AgentObservation
 from tango.mapping.obstacle_map import ObstacleMap
 from tango.navigation.actions import MOVE_FORWARD, POINTNAV_ACTIONS, STOP
 from tango.navigation.config import NavigationConfig
@@ -29,7 +28,8 @@ from tango.sim.config import EmbeddedSimConfig
 from tango.sim.follower import OracleGeodesicFollower
 from tango.sim.habitat_env import make_simulator, simulator_config
 from tango.sim.habitat_sim import TangoSim
-from tango.sim.pose import yaw_to_quaternion
+from tango.types.observation import Observation as AgentObservation
+from tango.types.poses import yaw_to_quaternion
 
 ACTION_INDEX = {name: index for index, name in enumerate(POINTNAV_ACTIONS)}
 

@@ -20,8 +20,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from tango.agent.api import GoalImage
-from tango.agent.observation import Observation
 from tango.perception.config import AnswererConfig
 from tango.perception.oracle.ground_truth import GroundTruth, OracleContext
 from tango.perception.oracle.intents import (
@@ -39,6 +37,8 @@ from tango.perception.registry import register
 from tango.perception.scene_graph import GraphObject, SceneGraph
 from tango.perception.scene_graph_answerer import SceneGraphAnswerer, chat_backend
 from tango.perception.text_similarity import TextEmbedder
+from tango.types.goals import GoalImage
+from tango.types.observation import Observation
 
 UNSEEN = "unknown"
 FALLBACKS = ("none", "scene_graph")

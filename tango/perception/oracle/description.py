@@ -21,7 +21,7 @@ from tango.perception.oracle.observed import ObservedObjects
 from tango.perception.oracle.observed_facts import CATEGORY, ROOM, ObservedFacts, category_of, room_of
 from tango.perception.oracle.scene import OracleScene
 from tango.perception.text_similarity import TextEmbedder
-from tango.sim.scene import SceneObject
+from tango.types.scene import SceneObject
 
 NEAR_CENTRES_M = 3.0
 """Objects of a room whose centres are at most this far apart in the floor plane are near each other (rooms

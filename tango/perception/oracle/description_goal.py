@@ -3,12 +3,12 @@ fact it states (attribute values, room, nearby objects), scored by tango.percept
 
 from __future__ import annotations
 
-from tango.agent.observation import Observation
 from tango.perception.config import DescriptionConfig
 from tango.perception.interfaces import DetectFn, Recollection
 from tango.perception.oracle.description import OracleDescriptionScorer
 from tango.perception.oracle.ground_truth import GroundTruth, OracleContext
 from tango.perception.registry import register
+from tango.types.observation import Observation
 
 
 class OracleDescriptionMatcher:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from tango.agent.observation import Observation
 from tango.perception.config import DetectorConfig
 from tango.perception.detections import Detections, normalise_label
 from tango.perception.oracle.ground_truth import OracleContext
@@ -15,6 +14,7 @@ from tango.perception.oracle.scene import OracleScene
 from tango.perception.oracle.visible import VisibleObject, full_masks, visible_objects
 from tango.perception.registry import register
 from tango.perception.text_similarity import TextEmbedder
+from tango.types.observation import Observation
 
 
 class OracleDetector:

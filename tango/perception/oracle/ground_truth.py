@@ -13,11 +13,11 @@ from pathlib import Path
 
 import numpy as np
 
-from tango.agent.observation import Observation
 from tango.perception.context import BuildContext
 from tango.perception.oracle.observed import ObservedObjects
 from tango.perception.oracle.scene import OracleScene, load_oracle_scene
 from tango.perception.oracle.visible import VisibleObject, visible_objects
+from tango.types.observation import Observation
 
 
 class GroundTruth:

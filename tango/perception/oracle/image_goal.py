@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from tango.agent.api import GoalImage
 from tango.perception.config import MatcherConfig
 from tango.perception.image_goal_search import IMAGE_GOAL_LABEL
 from tango.perception.interfaces import Recollection, ViewLog
 from tango.perception.oracle.ground_truth import GroundTruth, OracleContext
 from tango.perception.registry import register
+from tango.types.goals import GoalImage
 
 CENTRE_FRACTION = 1.0 / 3.0
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from tango.agent.observation import Observation
 from tango.perception.config import MemoryConfig
 from tango.perception.detections import normalise_label
 from tango.perception.interfaces import MapView, Recollection
 from tango.perception.oracle.ground_truth import GroundTruth, OracleContext
 from tango.perception.registry import register
+from tango.types.observation import Observation
 
 
 class ObservedObjectsMemory:

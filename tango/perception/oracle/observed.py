@@ -8,7 +8,7 @@ import numpy as np
 
 from tango.perception.detections import normalise_label
 from tango.perception.oracle.visible import VisibleObject
-from tango.sim.scene import SceneObject
+from tango.types.scene import SceneObject
 
 
 @dataclass

@@ -13,7 +13,7 @@ from tango.perception.detections import normalise_label
 from tango.perception.oracle.mentions import Mention, find_mentions
 from tango.perception.oracle.observed import ObservedObject, ObservedObjects
 from tango.perception.scene_graph import GraphObject, SceneGraph
-from tango.sim.scene import SceneObject
+from tango.types.scene import SceneObject
 
 CATEGORY, ROOM = "category", "room"
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from tango.agent.observation import Observation
 from tango.perception.config import RoomConfig
 from tango.perception.oracle.ground_truth import OracleContext
 from tango.perception.oracle.scene import OracleScene
 from tango.perception.registry import register
+from tango.types.observation import Observation
 
 
 class OracleRoomClassifier:

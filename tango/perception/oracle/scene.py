@@ -1,4 +1,4 @@
-"""Ground-truth scene labels for ORACLE components: a by-id view of `tango.sim.scene.SceneAnnotations`.
+"""Ground-truth scene labels for ORACLE components: a by-id view of `tango.types.scene.SceneAnnotations`.
 
 Only components named oracle hold an `OracleScene`; the agent's own logic never sees it.
 """
@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from tango.sim.scene import Room, SceneAnnotations, SceneObject, load_annotations
+from tango.sim.scene import load_annotations
+from tango.types.scene import Room, SceneAnnotations, SceneObject
 
 
 @dataclass

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from tango.agent.observation import Observation
 from tango.perception.config import ScorerConfig
 from tango.perception.oracle.ground_truth import GroundTruth, OracleContext
 from tango.perception.registry import register
 from tango.perception.text_similarity import MiniLMQuerySide, TextEmbedder
+from tango.types.observation import Observation
 
 
 class OracleTextScorer(MiniLMQuerySide):

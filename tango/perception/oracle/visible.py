@@ -7,10 +7,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import ndimage
 
-from tango.agent.observation import Observation
 from tango.perception.geometry import median
 from tango.perception.oracle.scene import OracleScene
-from tango.sim.scene import SceneObject
+from tango.types.observation import Observation
+from tango.types.scene import SceneObject
 
 
 @dataclass

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from tango.agent.api import GoalImage
-from tango.agent.observation import Observation
 from tango.perception.config import (
     AnswererConfig,
     DescriptionConfig,
@@ -23,6 +21,8 @@ from tango.perception.context import BuildContext
 from tango.perception.detections import Detections
 from tango.perception.interfaces import DetectFn, Recollection, ViewLog
 from tango.perception.registry import register
+from tango.types.goals import GoalImage
+from tango.types.observation import Observation
 
 EMBEDDING_DIM = 1
 """The flat scorer's embeddings: one zero, so every frame is equally (un)like every target."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from tango.agent.observation import Observation
 from tango.perception.config import DescriptionConfig
 from tango.perception.interfaces import DetectFn, Recollection
 from tango.perception.oracle.description import OracleDescriptionScorer
@@ -19,6 +18,7 @@ from tango.perception.oracle.ground_truth import GroundTruth, OracleContext
 from tango.perception.registry import register
 from tango.perception.simulated.draws import text_key, uniforms
 from tango.perception.simulated.params import DescriptionNoise, parse
+from tango.types.observation import Observation
 
 
 class SimulatedDescriptionMatcher:

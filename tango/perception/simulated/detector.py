@@ -15,7 +15,6 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import betaincinv
 
-from tango.agent.observation import Observation
 from tango.perception.config import DetectorConfig
 from tango.perception.detections import Detections, normalise_label
 from tango.perception.geometry import box_point
@@ -25,6 +24,7 @@ from tango.perception.registry import register
 from tango.perception.simulated.draws import normals, uniforms
 from tango.perception.simulated.params import COCO_FRAME_PIXELS, DetectionModel, parse
 from tango.perception.simulated.view import FrameView, SimulatedEyes, eyes_for
+from tango.types.observation import Observation
 
 
 def beta_scores(u: np.ndarray, shape: list[float]) -> np.ndarray:

@@ -17,7 +17,7 @@ from functools import lru_cache
 import numpy as np
 from scipy.special import ndtri
 
-from tango.agent.observation import Observation
+from tango.types.observation import Observation
 
 POSE_DECIMALS = 3
 """Camera poses are rounded to this many decimals (1 mm, 1e-3 of a rotation entry) before hashing, so the same

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tango.agent.observation import Observation
 from tango.perception.oracle.visible import VisibleObject
 from tango.perception.simulated.params import COCO_FRAME_PIXELS
+from tango.types.observation import Observation
 
 NEAR_M = 0.05
 """Box corners closer to (or behind) the camera than this are projected as if at this depth."""

@@ -8,7 +8,6 @@ Reads the annotation, so it is registered as an oracle (`room` in `oracle_compon
 
 from __future__ import annotations
 
-from tango.agent.observation import Observation
 from tango.perception.config import RoomConfig
 from tango.perception.detections import normalise_label
 from tango.perception.oracle.ground_truth import OracleContext
@@ -16,6 +15,7 @@ from tango.perception.oracle.scene import OracleScene
 from tango.perception.registry import register
 from tango.perception.simulated.draws import frame_key, uniforms
 from tango.perception.simulated.params import RoomNoise, parse
+from tango.types.observation import Observation
 
 
 class SimulatedRoomClassifier:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from tango.agent.observation import Observation
 from tango.perception.config import ScorerConfig
 from tango.perception.detections import normalise_label
 from tango.perception.oracle.ground_truth import OracleContext
@@ -23,6 +22,7 @@ from tango.perception.simulated.draws import normals, text_key
 from tango.perception.simulated.params import DetectionModel, ScorerNoise, parse
 from tango.perception.simulated.view import SimulatedEyes, eyes_for
 from tango.perception.text_similarity import MiniLMQuerySide, TextEmbedder
+from tango.types.observation import Observation
 
 
 class SimulatedScorer(MiniLMQuerySide):

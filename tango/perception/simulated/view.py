@@ -14,13 +14,13 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import ndtri
 
-from tango.agent.observation import Observation
 from tango.perception.detections import normalise_label
 from tango.perception.oracle.ground_truth import GroundTruth
 from tango.perception.oracle.visible import VisibleObject
 from tango.perception.simulated.draws import frame_key, normals, text_key, uniforms
 from tango.perception.simulated.features import ObjectFeatures, object_features
 from tango.perception.simulated.params import DetectionModel
+from tango.types.observation import Observation
 
 DRAWS = (
     "detect", "confused", "pick", "score", "box_x", "box_y", "box_w", "box_h",

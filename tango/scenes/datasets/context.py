@@ -16,7 +16,8 @@ from tango.scenes.datasets.facts import Neighbours, find_neighbours
 from tango.scenes.datasets.viewpoints import ObjectView, ViewPointConfig, find_view_points, yaw_quaternion
 from tango.scenes.datasets.visibility import VisibilityRenderer
 from tango.sim.navgrid import NavGrid
-from tango.sim.scene import SceneAnnotations, SceneObject, load_scene
+from tango.sim.scene import load_scene
+from tango.types.scene import SceneAnnotations, SceneObject
 
 LOG = logging.getLogger(__name__)
 

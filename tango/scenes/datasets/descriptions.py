@@ -12,7 +12,7 @@ import numpy as np
 
 from tango.scenes.datasets.facts import Neighbours, material_adjective, readable, room_name
 from tango.scenes.datasets.wording import description_text
-from tango.sim.scene import SceneAnnotations, SceneObject
+from tango.types.scene import SceneAnnotations, SceneObject
 
 ATTRIBUTE_ORDER = ("size", "color", "material")
 

@@ -1,6 +1,6 @@
 """Scene facts the dataset writers phrase: readable names, and which objects stand near which.
 
-Everything here comes from the annotation file (tango.sim.scene.SceneAnnotations), never from rendering.
+Everything here comes from the annotation file (tango.types.scene.SceneAnnotations), never from rendering.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tango.sim.scene import SceneAnnotations, SceneObject
+from tango.types.scene import SceneAnnotations, SceneObject
 
 NEAR_RADIUS_M = 1.5
 MATERIAL_ADJECTIVES = {"wood": "wooden", "wool": "woollen", "gold": "golden"}

@@ -123,8 +123,8 @@ def generate_dataset(
 
 def generator_version() -> str:
     """A hash of the code that decides the dataset's content (scenes, datasets, the record writers of
-    tango.formats, navigability, scene loading), stored in the stamp so that a cached dataset from older code is
-    not mistaken for a current one."""
+    tango.formats, navigability, scene loading and its data classes), stored in the stamp so that a cached
+    dataset from older code is not mistaken for a current one."""
     package = Path(__file__).resolve().parents[2]
     sources = (
         sorted((package / "scenes").rglob("*.py"))
@@ -132,6 +132,7 @@ def generator_version() -> str:
         + [
             package / "sim" / "navgrid.py",
             package / "sim" / "scene.py",
+            package / "types" / "scene.py",
         ]
     )
     digest = hashlib.sha256()

@@ -21,7 +21,7 @@ from tango.scenes.datasets.context import SceneContext
 from tango.scenes.datasets.descriptions import unique_facts
 from tango.scenes.datasets.starts import episode_start, scene_targets
 from tango.scenes.datasets.viewpoints import ObjectView, footprint_distance
-from tango.sim.scene import SceneObject
+from tango.types.scene import SceneObject
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ import numpy as np
 
 from tango.scenes.datasets.facts import Neighbours, footprint_gap, material_adjective, readable, room_name
 from tango.scenes.datasets.wording import KNOWLEDGE
-from tango.sim.scene import SceneAnnotations, SceneObject
+from tango.types.scene import SceneAnnotations, SceneObject
 
 SUPPORT_TOLERANCE_M = 0.06
 TIE_MARGIN_M = 0.25

@@ -17,7 +17,7 @@ import numpy as np
 
 from tango.scenes.datasets.context import SceneContext, StartPose
 from tango.scenes.datasets.hm3d_reference import HM3D_OBJECTNAV_VAL_MINI_GEODESIC
-from tango.sim.scene import SceneObject
+from tango.types.scene import SceneObject
 
 REFERENCES: dict[str, tuple[float, ...]] = {"hm3d_objectnav_val_mini": HM3D_OBJECTNAV_VAL_MINI_GEODESIC}
 """Named reference distributions of start-to-goal geodesic distances (metres)."""

@@ -20,7 +20,7 @@ import numpy as np
 
 from tango.scenes.datasets.visibility import VisibilityRenderer
 from tango.sim.navgrid import NavGrid
-from tango.sim.scene import SceneObject
+from tango.types.scene import SceneObject
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,8 @@ import numpy as np
 import trimesh
 
 from tango.sim.render import create_gl_context, perspective
-from tango.sim.scene import SceneObject, placed_meshes
+from tango.sim.scene import placed_meshes
+from tango.types.scene import SceneObject
 
 _NEAR_PLANE = 0.02
 _FAR_PLANE = 100.0

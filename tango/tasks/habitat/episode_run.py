@@ -14,7 +14,6 @@ from typing import Any, Protocol
 import numpy as np
 from PIL import Image
 
-from tango.agent.api import GoalImage
 from tango.agent.config import AgentConfig
 from tango.agent.context import AgentContext
 from tango.agent.habitat_agent import HabitatAgent
@@ -39,6 +38,7 @@ from tango.programs.trace_values import pose_entry
 from tango.sim.config import EmbeddedSimConfig
 from tango.tasks.flow import HabitatTaskConfig, NavTaskConfig, Point
 from tango.tasks.measures import navigation_metrics
+from tango.types.goals import GoalImage
 
 GOALS_DIR = "goals"
 
