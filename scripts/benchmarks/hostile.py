@@ -92,7 +92,7 @@ LOOP = "for i in range(1000):\n    for j in range(99):\n        "
 
 def unit_costs() -> list[dict[str, Any]]:
     """CPU time per work unit of each loop in UNIT_LOOPS, in this process (no simulator)."""
-    from tango.agent.context import AgentContext
+    from tango.primitives.context import AgentContext
     from tango.programs import Budget, Interpreter, Trace, parse
 
     rows = []

@@ -23,10 +23,10 @@ from omegaconf import OmegaConf
 from tango.eval import CONFIG_DIR
 from tango.harness.episode import EpisodeContext
 from tango.perception.memories import FrameFeatureMemory
-from tango.programs.trace import Trace
 from tango.tasks.habitat.episode_run import SimEpisode
 from tango.tasks.habitat.runner import HabitatRunner
 from tango.tasks.objectnav import ObjectNavTask
+from tango.trace.writer import Trace
 
 THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7)
 

@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tango.agent.context import AgentContext
+from tango.primitives.context import AgentContext
 from tango.programs import Budget, Interpreter, Trace, parse
 
 LITERAL_CHARS = 19_500

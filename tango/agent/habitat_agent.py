@@ -20,18 +20,17 @@ from tango.agent.keyframes import KeyframeLog
 from tango.agent.memory_search import MemorySearch
 from tango.agent.remembered import RememberedObjects, detections_as_recollections, position
 from tango.agent.sim_session import SimSession
-from tango.agent.topdown import agent_layers
-from tango.harness.episode import FrameSink
-from tango.harness.topdown import TopDownLayers, render_topdown
+from tango.agent.topdown import TopDownLayers, agent_layers, render_topdown
 from tango.navigation.actions import STOP, TURN_LEFT
 from tango.navigation.fmm_controller import planar_distance
 from tango.navigation.navigator import Navigator
 from tango.perception.build import PerceptionBundle
 from tango.perception.detections import Detections, normalise_label
 from tango.perception.interfaces import Recollection
-from tango.programs.budget import Budget
-from tango.programs.trace import Trace
-from tango.programs.trace_values import pose_entry
+from tango.trace.budget import Budget
+from tango.trace.values import pose_entry
+from tango.trace.writer import Trace
+from tango.types.frames import FrameSink
 from tango.types.goals import GoalImage, ObjectHandle, Position
 from tango.types.observation import Observation
 

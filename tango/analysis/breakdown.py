@@ -27,8 +27,8 @@ from tango.analysis.causes import (
 )
 from tango.analysis.ground import GoalSet, RunGroundTruth, SceneView, goal_distance
 from tango.harness.results import SUMMARY_FILE, read_records
-from tango.programs.trace_reader import Segment, read_trace, segments
 from tango.tasks.measures import PASS_SCORE, outcome_score
+from tango.trace.reader import Segment, read_trace, segments
 
 LOG = logging.getLogger(__name__)
 BREAKDOWN_FILE = "breakdown.json"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from tango.programs.trace_reader import PROGRAM_ERRORS, Segment
+from tango.trace.reader import PROGRAM_ERRORS, Segment
 
 EPISODE_ERROR = "episode_error"
 PROGRAM_ERROR = "program_error"

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-import numpy as np
+from tango.types.frames import FrameSink
 
 
 @dataclass(frozen=True)
@@ -53,26 +53,6 @@ class EpisodeResult:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
-
-
-@runtime_checkable
-class FrameSink(Protocol):
-    """Where a runner sends what it sees each step: recorded into the episode video and thumbnail if enabled."""
-
-    @property
-    def enabled(self) -> bool:
-        """True when frames are used (video on); runners may skip composing top-down panels when False."""
-        ...
-
-    def add(
-        self,
-        rgb: np.ndarray,
-        depth: np.ndarray | None = None,
-        topdown: np.ndarray | None = None,
-        program_line: str = "",
-    ) -> None:
-        """Record one step: RGB (HxWx3 uint8), depth (HxW metres), top-down map (uint8 RGB), current line."""
-        ...
 
 
 @dataclass

@@ -82,7 +82,7 @@ class EpisodeFrames:
         topdown: np.ndarray | None = None,
         program_line: str = "",
     ) -> None:
-        """Record one step (see tango.harness.episode.FrameSink)."""
+        """Record one step (see tango.types.frames.FrameSink)."""
         if topdown is not None:
             self.last_topdown = topdown
         if self.video_path is None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from tango.inspect.listing import trace_view
-from tango.programs.trace_reader import read_trace
+from tango.trace.reader import read_trace
 
 GENERATION_FIELDS = ("generator", "model", "program_source", "cached", "check_passed", "fallback_reason",
                      "failure_reason", "errors")  # fmt: skip

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from tango.programs.trace_reader import ProgramRun, Segment, program_runs, segments
+from tango.trace.reader import ProgramRun, Segment, program_runs, segments
 
 SHOWN_EVENTS = ("call", "repeat", "stop", "steps", "replan", "generation", "error")
 

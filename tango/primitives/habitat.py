@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tango.agent.context import AgentContext
 from tango.primitives.arguments import finite_position, label_text, question_text
+from tango.primitives.context import AgentContext
 from tango.primitives.registry import define_input, define_toolbox, primitive
 from tango.primitives.rooms import LAST_ANSWER, answer_image, is_room_name, room_handles
 from tango.types.goals import GoalImage, ObjectHandle, Position

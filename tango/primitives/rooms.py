@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tango.agent.context import AgentContext
 from tango.perception.detections import normalise_label
+from tango.primitives.context import AgentContext
 from tango.types.goals import GoalImage, ObjectHandle
 
 ROOM_NAMES = frozenset(

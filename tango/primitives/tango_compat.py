@@ -8,8 +8,8 @@ agent to the episode's goal), ours use only what the agent perceived.
 
 from __future__ import annotations
 
-from tango.agent.context import AgentContext
 from tango.primitives.arguments import label_text
+from tango.primitives.context import AgentContext
 from tango.primitives.habitat import TOOLBOX, _objects, _target
 from tango.primitives.registry import primitive
 from tango.types.goals import ObjectHandle

@@ -10,20 +10,20 @@ from typing import TYPE_CHECKING, Any
 
 from tango.errors import ComponentError
 from tango.primitives import PrimitiveSpec, Toolbox, get_toolbox
-from tango.programs.budget import Budget, BudgetExhausted
 from tango.programs.builtins import BUILTINS
 from tango.programs.errors import ProgramRuntimeError
 from tango.programs.operations import SEQUENCES, Operations
 from tango.programs.parser import Program, fill_placeholders, parse_expression
 from tango.programs.result import RunResult, StopReason
-from tango.programs.trace_values import describe_call, summarize
 from tango.programs.values import ValueGuard, ValueLimitError
+from tango.trace.budget import Budget, BudgetExhausted
+from tango.trace.values import describe_call, summarize
 
 ERROR_CALL_CHARS = 120
 """How much of a failed primitive call an error reason quotes (the reason itself follows it, within the cap)."""
 
 if TYPE_CHECKING:
-    from tango.agent.context import AgentContext
+    from tango.primitives.context import AgentContext
 
 __all__ = ["Interpreter", "RunResult", "StopReason"]
 

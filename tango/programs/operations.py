@@ -14,9 +14,9 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-from tango.programs.budget import Budget
 from tango.programs.builtins import BUILTINS
 from tango.programs.values import MAX_SEQUENCE, ValueGuard, ValueLimitError
+from tango.trace.budget import Budget
 
 _BIN: dict[type, Callable[[Any, Any], Any]] = {
     ast.Add: operator.add,

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from tango.programs.budget import BudgetExhausted
+from tango.trace.budget import BudgetExhausted
 from tango.urban.client import UrbanClient
 from tango.urban.instructions import closure_notice, schedule_now_s, task_instruction
 from tango.urban.metrics import ARRIVAL_RADIUS_M, Position, closure_crossings, distance_m, first_arrival

@@ -22,9 +22,9 @@ from tango.perception.build import describe_config
 from tango.perception.memories import FrameFeatureMemory
 from tango.perception.oracle.scorer import OracleTextScorer
 from tango.perception.value_scorers import ClipScorer
-from tango.programs.trace import Trace
 from tango.tasks.habitat.episode_run import SimEpisode
 from tango.tasks.habitat.runner import HabitatRunner
+from tango.trace.writer import Trace
 from tests.agent.synthetic import data_path, eval_config, plugin
 from tests.agent.test_habitat_agent import NoFrames
 from tests.perception import tiny_models

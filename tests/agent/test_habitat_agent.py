@@ -20,8 +20,8 @@ from tango.perception.build import PerceptionBundle
 from tango.perception.image_goal import MatchResult
 from tango.perception.image_goal_search import KeypointLocator
 from tango.perception.oracle.ground_truth import GroundTruth
-from tango.programs.budget import Budget
 from tango.tasks.habitat.runner import HabitatRunner
+from tango.trace.budget import Budget
 from tango.types.goals import GoalImage
 from tango.types.observation import Observation
 from tests.agent.synthetic import data_path, eval_config, plugin

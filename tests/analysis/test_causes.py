@@ -8,7 +8,7 @@ import pytest
 
 from tango.analysis import causes
 from tango.analysis.breakdown import failed_cases
-from tango.programs.trace_reader import segments
+from tango.trace.reader import segments
 
 START = [0.0, 0.0, 0.0, 0.0, 0.0]
 GOAL = (5.0, 0.5, 0.0)

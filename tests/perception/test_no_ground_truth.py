@@ -21,9 +21,9 @@ from tango.formats import goat
 from tango.harness.episode import EpisodeContext
 from tango.perception.oracle import scene as oracle_scene
 from tango.perception.oracle.ground_truth import GroundTruth
-from tango.programs.trace import Trace
 from tango.sim import scene as scene_files
 from tango.tasks.habitat.episode_run import SimEpisode
+from tango.trace.writer import Trace
 from tango.types.observation import Observation
 from tests.agent.synthetic import data_path, eval_config, plugin
 from tests.agent.test_habitat_agent import NoFrames

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from tango.agent.context import AgentContext
 from tango.primitives import REGISTRY, RegistryError, get_toolbox, isolated
+from tango.primitives.context import AgentContext
 from tango.programs import Interpreter, parse
 from tango.programs.prompt import build_prompt
 

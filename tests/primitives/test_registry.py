@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tango.agent.context import AgentContext
 from tango.primitives import REGISTRY, RegistryError, define_input, get_toolbox, isolated, primitive
+from tango.primitives.context import AgentContext
 from tango.programs import Interpreter, ProgramError, parse
 from tango.programs.prompt import build_prompt
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tango.programs.budget import Budget
+from tango.trace.budget import Budget
 from tango.types.goals import GoalImage, ObjectHandle, Position
 
 

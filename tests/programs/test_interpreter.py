@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tango.agent.context import AgentContext
+from tango.primitives.context import AgentContext
 from tango.programs import Budget, Interpreter, StopReason, Trace, parse
 from tango.types.goals import GoalImage
 from tests.programs.fake_world import apartment

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from tango.agent.context import AgentContext
+from tango.primitives.context import AgentContext
 from tango.programs import Budget, Interpreter, Trace
 from tango.programs.generators import (
     GenerationRecord,

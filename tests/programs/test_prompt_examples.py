@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tango.agent.context import AgentContext
+from tango.primitives.context import AgentContext
 from tango.programs import Budget, Interpreter, StopReason, Trace, parse
 from tango.programs.generators.program_check import structure_problem
 from tango.programs.prompt import PromptError, build_prompt, parse_examples, prompt_for_task

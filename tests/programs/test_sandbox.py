@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from tango.agent.context import AgentContext
 from tango.primitives import get_toolbox
+from tango.primitives.context import AgentContext
 from tango.programs import Budget, Interpreter, ProgramError, StopReason, Trace, parse
 from tests.programs.fake_world import apartment
 

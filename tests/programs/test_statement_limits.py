@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from tango.agent.context import AgentContext
+from tango.primitives.context import AgentContext
 from tango.programs import Budget, Interpreter, StopReason, Trace, parse
 from tango.programs.operations import Operations
 from tango.programs.values import MEASURED_LISTS_KEPT, ValueGuard, bounded_text

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tango.agent.context import AgentContext
+from tango.primitives.context import AgentContext
 from tango.programs import Budget, Interpreter, ProgramError, StopReason, Trace, parse
 from tests.programs.fake_world import apartment
 

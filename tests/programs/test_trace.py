@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tango.agent.context import AgentContext
+from tango.primitives.context import AgentContext
 from tango.programs import Budget, Interpreter, Trace, parse
-from tango.programs.trace import FORMAT, TraceLimits
+from tango.trace.writer import FORMAT, TraceLimits
 from tests.programs.fake_world import apartment
 
 

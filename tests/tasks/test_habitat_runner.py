@@ -16,11 +16,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tango.agent.context import AgentContext
 from tango.agent.habitat_agent import HabitatAgent
 from tango.formats import goat
 from tango.harness.episode import EpisodeContext, EpisodeResult, EpisodeSpec
 from tango.harness.run import run_evaluation
+from tango.primitives.context import AgentContext
 from tango.programs.interpreter import RunResult
 from tango.sim.follower import OracleGeodesicFollower
 from tango.tasks.habitat.plugin import HabitatTask

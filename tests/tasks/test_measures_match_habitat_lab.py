@@ -22,12 +22,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tango.agent.context import AgentContext
 from tango.formats.goat import GoatEpisode
 from tango.formats.nav_episodes import resolve_scene_path
 from tango.habitat_compat import ensure_habitat_importable
 from tango.harness.episode import EpisodeContext, EpisodeResult, EpisodeSpec
 from tango.harness.run import run_evaluation
+from tango.primitives.context import AgentContext
 from tango.programs.interpreter import RunResult
 from tango.sim.follower import OracleGeodesicFollower
 from tango.sim.habitat_env import make_objectnav_env, sim_config_from_dict

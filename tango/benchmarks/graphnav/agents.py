@@ -65,11 +65,11 @@ class ProgramAgent:
 
     def run(self, env: GraphNavEnv, program_text: str, trace_path: Any = None) -> AgentOutcome:
         import tango.benchmarks.graphnav.toolbox  # noqa: F401  (registers the graphnav primitives)
-        from tango.agent.context import AgentContext
         from tango.benchmarks.graphnav.backend import MazeAgentBackend
+        from tango.primitives.context import AgentContext
         from tango.programs import Interpreter, parse
-        from tango.programs.budget import Budget
-        from tango.programs.trace import Trace
+        from tango.trace.budget import Budget
+        from tango.trace.writer import Trace
 
         program = parse(program_text, toolbox="graphnav")
         budget = Budget(max_steps=env.max_steps + env.config.max_invalid_actions)

@@ -17,7 +17,7 @@ from tango.benchmarks.graphnav.cognitive_graph import (
 from tango.benchmarks.graphnav.conditions import SLOT_OFFSETS, SLOTS
 from tango.benchmarks.graphnav.env import GraphNavEnv
 from tango.benchmarks.graphnav.recognition import LandmarkRecognizer
-from tango.programs.budget import Budget
+from tango.trace.budget import Budget
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ the place where the exploration began.
 
 from __future__ import annotations
 
-from tango.agent.context import AgentContext
+from tango.primitives.context import AgentContext
 from tango.primitives.registry import define_toolbox, primitive
 
 TOOLBOX = "graphnav"

@@ -15,29 +15,29 @@ import numpy as np
 from PIL import Image
 
 from tango.agent.config import AgentConfig
-from tango.agent.context import AgentContext
 from tango.agent.habitat_agent import HabitatAgent
 from tango.agent.sim_session import SimSession
+from tango.agent.topdown import render_topdown
 from tango.formats.nav_episodes import resolve_scene_path
 from tango.harness.episode import EpisodeContext
-from tango.harness.topdown import render_topdown
 from tango.navigation.navigator import Navigator
 from tango.perception.build import PerceptionBundle
 from tango.perception.config import PerceptionConfig
 from tango.perception.oracle.ground_truth import GroundTruth
 from tango.perception.oracle.scene import OracleScene
+from tango.primitives.context import AgentContext
 from tango.primitives.rooms import LAST_ANSWER
-from tango.programs.budget import Budget
 from tango.programs.generators import replan
 from tango.programs.generators.base import ProgramGenerator
 from tango.programs.generators.record import GenerationRecord
 from tango.programs.interpreter import Interpreter, RunResult
 from tango.programs.parser import Program
-from tango.programs.trace import Trace
-from tango.programs.trace_values import pose_entry
 from tango.sim.config import EmbeddedSimConfig
 from tango.tasks.flow import HabitatTaskConfig, NavTaskConfig, Point
 from tango.tasks.measures import navigation_metrics
+from tango.trace.budget import Budget
+from tango.trace.values import pose_entry
+from tango.trace.writer import Trace
 from tango.types.goals import GoalImage
 
 GOALS_DIR = "goals"

@@ -22,12 +22,12 @@ from tango.formats.pointnav import PointNavEpisode
 from tango.harness.episode import EpisodeContext, EpisodeResult, EpisodeSpec
 from tango.navigation.actions import STOP
 from tango.navigation.navigator import Navigator
-from tango.programs.trace import Trace
 from tango.sim.config import sensor_record
 from tango.sim.habitat_env import sim_config_from_dict
 from tango.tasks.flow import MalformedEpisode
 from tango.tasks.habitat.runner import sensors_for
 from tango.tasks.measures import navigation_metrics
+from tango.trace.writer import Trace
 
 
 class PointGoalRules(Protocol):

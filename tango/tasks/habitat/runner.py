@@ -22,12 +22,12 @@ from tango.perception.registry import COMPONENTS
 from tango.programs.generators.config import GeneratorConfig
 from tango.programs.generators.factory import make_generator
 from tango.programs.interpreter import Interpreter
-from tango.programs.trace import Trace
 from tango.sim.config import EmbeddedSimConfig, sensor_record
 from tango.sim.habitat_env import sim_config_from_dict
 from tango.sim.scene import annotation_path_for
 from tango.tasks.flow import HabitatFlow, MalformedEpisode, dataset_paths
 from tango.tasks.habitat.episode_run import SimEpisode
+from tango.trace.writer import Trace
 
 LOG = logging.getLogger(__name__)
 SEMANTIC = "semantic"

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any
 
-from tango.programs.budget import Budget
+from tango.trace.budget import Budget
 from tango.urban.agents.citymap import ObservedMap
 from tango.urban.agents.mapreader import MapReading, find_icons, find_label, read_walkability
 from tango.urban.city.mapstyle import DEFAULT_SPAN_M

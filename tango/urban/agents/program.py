@@ -52,10 +52,10 @@ class ProgramAgent:
 
     def run(self, episode: UrbanEpisode, trace_path: Path | None = None) -> AgentOutcome:
         import tango.urban.agents.toolbox  # noqa: F401  (registers the urban primitives)
-        from tango.agent.context import AgentContext
+        from tango.primitives.context import AgentContext
         from tango.programs import Interpreter, parse
-        from tango.programs.budget import Budget
-        from tango.programs.trace import Trace
+        from tango.trace.budget import Budget
+        from tango.trace.writer import Trace
         from tango.urban.agents.backend import UrbanBackend
 
         try:

@@ -6,7 +6,7 @@ means "not found". QA programs read the bound inputs `options` (the four option 
 
 from __future__ import annotations
 
-from tango.agent.context import AgentContext
+from tango.primitives.context import AgentContext
 from tango.primitives.registry import define_input, define_toolbox, primitive
 from tango.urban.agents.backend import choose as choose_option
 

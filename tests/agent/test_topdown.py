@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tango.harness.topdown import (
+from tango.agent.topdown import (
     AGENT,
     DETECTION,
     EXPLORED,

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from tango.programs.trace_values import TraceLimits, bounded, handles_in, summarize
+from tango.trace.values import TraceLimits, bounded, handles_in, summarize
 
 FORMAT = "tango-trace/2"
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tango.programs.budget import Budget
-from tango.programs.trace import Trace
+from tango.trace.budget import Budget
+from tango.trace.writer import Trace
 
 
 @dataclass
