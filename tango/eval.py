@@ -27,12 +27,12 @@ from tango.formats.fields import DatasetError
 from tango.harness.config import ConfigError
 from tango.harness.dirlock import OutputDirBusy
 from tango.harness.episode import PluginError
+from tango.harness.registry import TaskRegistryError
 from tango.harness.results import ResultsError
 from tango.harness.run import RunError, run_evaluation
 from tango.preflight import PreflightError, preflight
 from tango.programs.generators.config import GeneratorError
 from tango.scenes.datasets.default import prepare_default_dataset
-from tango.tasks.registry import TaskRegistryError
 
 CONFIG_DIR = str(Path(__file__).resolve().parent.parent / "configs")
 VERBOSE_FLAG = "--verbose"
@@ -51,7 +51,7 @@ USER_ERRORS = (
 )
 """What a user's configuration, paths or data can be wrong in; anything else is a bug and keeps its traceback."""
 
-register_configs()
+register_configs()  # registers the built-in tasks too (tango.config_schema.register_builtin_tasks)
 _verbose = [False]
 
 

@@ -26,8 +26,9 @@ from tango.analysis.causes import (
     record_cause,
 )
 from tango.analysis.ground import GoalSet, RunGroundTruth, SceneView, goal_distance
+from tango.harness.episode import recorded_scoring
 from tango.harness.results import SUMMARY_FILE, read_records
-from tango.tasks.measures import PASS_SCORE, outcome_score
+from tango.harness.scoring import PASS_SCORE, TaskScoring
 from tango.trace.reader import Segment, read_trace, segments
 
 LOG = logging.getLogger(__name__)
@@ -36,17 +37,18 @@ FORMAT = "tango-breakdown/1"
 HABITAT_TASKS = ("objectnav", "ovon", "goat", "openeqa")
 
 
-def failed_cases(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """The failures of one record: its failed subtasks (GOAT), else the episode when it failed."""
+def failed_cases(record: dict[str, Any], scoring: TaskScoring) -> list[dict[str, Any]]:
+    """The failures of one record: its failed subtasks (GOAT), else the episode when it failed (by the task's
+    outcome score, below PASS_SCORE)."""
     base = {"episode_id": str(record["episode_id"])}
     subtasks = record.get("subtasks") or []
     if subtasks:
         return [
             {**base, "subtask": index, "goal_type": subtask.get("goal_type")}
             for index, subtask in enumerate(subtasks)
-            if record.get("status") == "error" or (outcome_score(subtask) or 0.0) < PASS_SCORE
+            if record.get("status") == "error" or (scoring.outcome(subtask) or 0.0) < PASS_SCORE
         ]
-    value = outcome_score(record.get("metrics") or {})
+    value = scoring.outcome(record.get("metrics") or {})
     failed = record.get("status") == "error" or (
         value < PASS_SCORE if value is not None else bool(record.get("failure_reason"))
     )
@@ -125,16 +127,18 @@ def _all_seen(goal: GoalSet, scene: SceneView | None, poses: Sequence[Sequence[f
     return all(scene.seen_from(object_id, poses) is not None for object_id in goal.object_ids)
 
 
-def analyse_run(run_dir: Path) -> dict[str, Any]:
-    """The breakdown of a run directory (it reads episodes.jsonl, summary.json and the traces)."""
+def analyse_run(run_dir: Path, scoring: TaskScoring | None = None) -> dict[str, Any]:
+    """The breakdown of a run directory (it reads episodes.jsonl, summary.json and the traces); `scoring` is
+    the task's (by default the plugin the summary's configs name)."""
     run_dir = Path(run_dir)
     summary = json.loads((run_dir / SUMMARY_FILE).read_text())
+    scoring = scoring if scoring is not None else recorded_scoring(summary.get("configs"))
     records = read_records(run_dir)
     analyser = Analyser(run_dir, summary)
     cases = []
     try:
         for record in sorted(records, key=lambda r: str(r["episode_id"])):
-            for case in failed_cases(record):
+            for case in failed_cases(record, scoring):
                 cause, detail = analyser.cause(record, case)
                 cases.append({**case, "cause": cause, "detail": detail})
     finally:
@@ -152,8 +156,8 @@ def analyse_run(run_dir: Path) -> dict[str, Any]:
     }
 
 
-def write_breakdown(run_dir: Path) -> dict[str, Any]:
+def write_breakdown(run_dir: Path, scoring: TaskScoring | None = None) -> dict[str, Any]:
     """Analyse the run and write RUN/breakdown.json; the breakdown."""
-    breakdown = analyse_run(run_dir)
+    breakdown = analyse_run(run_dir, scoring)
     (Path(run_dir) / BREAKDOWN_FILE).write_text(json.dumps(breakdown, indent=2) + "\n")
     return breakdown

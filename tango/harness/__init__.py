@@ -2,8 +2,10 @@
 
 How a benchmark plugs in (see tango.harness.episode): write a `TaskPlugin` with
 `list_episodes(cfg) -> list[EpisodeSpec]` (deterministic order), `make_runner(cfg) -> EpisodeRunner` (called once
-per worker process; loads env and models) and `failure_metrics(spec) -> dict` (the score of an episode that
-raised), then name it in configs/task/<name>.yaml as `plugin: package.module:attribute`. The runner's
+per worker process; loads env and models), `failure_metrics(spec) -> dict` (the score of an episode that
+raised) and its scoring (`scoring_rules`, `aggregate`, `outcome`: tango.harness.scoring; inherit `BaseTask`
+for neutral defaults), then name it in configs/task/<name>.yaml as `plugin: package.module:attribute` and
+register its config schema (tango.harness.registry.register_task). The runner's
 `run(spec, ctx) -> EpisodeResult` gets the episode seed, a trace path and a frame sink for videos.
 Results: tango.harness.results (episodes.jsonl), tango.harness.summary (summary.json), tango.harness.report.
 """
@@ -18,8 +20,10 @@ from tango.harness.episode import (
     TaskPlugin,
     load_plugin,
 )
+from tango.harness.scoring import BaseTask, TaskScoring
 
 __all__ = [
+    "BaseTask",
     "EpisodeContext",
     "EpisodeResult",
     "EpisodeRunner",
@@ -27,5 +31,6 @@ __all__ = [
     "FrameSink",
     "PluginError",
     "TaskPlugin",
+    "TaskScoring",
     "load_plugin",
 ]

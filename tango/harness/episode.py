@@ -4,16 +4,20 @@ A task is a `TaskPlugin` named by a dotted path in its config (`task.plugin: "pa
 The harness asks the plugin for the episode list (`list_episodes`, deterministic), builds one
 `EpisodeRunner` per process (`make_runner`, once: environment and models are loaded there), and calls
 `runner.run(spec, ctx)` for each episode. The runner returns an `EpisodeResult`; an exception it raises is
-recorded by the harness as a failed episode with its reason, and the run continues.
+recorded by the harness as a failed episode with its reason, and the run continues. How results are judged
+(scoring rules, subtask pooling, the outcome of a case) are methods of the plugin too (tango.harness.scoring);
+summaries and reports written after the run load the plugin its config names (`recorded_scoring`).
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from tango.harness.scoring import BaseTask, TaskScoring
 from tango.types.frames import FrameSink
 
 
@@ -84,8 +88,9 @@ class EpisodeRunner(Protocol):
 
 
 @runtime_checkable
-class TaskPlugin(Protocol):
-    """A benchmark as the harness runs it: an episode source plus a runner factory."""
+class TaskPlugin(TaskScoring, Protocol):
+    """A benchmark as the harness runs it: an episode source, a runner factory and its scoring
+    (`scoring_rules`, `aggregate`, `outcome`: tango.harness.scoring; inherit `BaseTask` for neutral defaults)."""
 
     def list_episodes(self, cfg: dict[str, Any]) -> list[EpisodeSpec]:
         """All episodes of the configured split, in a deterministic order; `cfg` is the full resolved config."""
@@ -132,6 +137,17 @@ def load_plugin(path: str | None, task_name: str) -> TaskPlugin:
         plugin = plugin()
     if not isinstance(plugin, TaskPlugin):
         raise PluginError(
-            f"task {task_name!r}: {path!r} lacks list_episodes/make_runner/failure_metrics (see tango.harness.episode)"
+            f"task {task_name!r}: {path!r} lacks list_episodes/make_runner/failure_metrics or the scoring methods "
+            "scoring_rules/aggregate/outcome (see tango.harness.episode; tango.harness.scoring.BaseTask has defaults)"
         )
     return plugin
+
+
+def recorded_scoring(configs: Mapping[str, Any] | None) -> TaskScoring:
+    """The scoring of a finished run: the plugin its recorded config names (`task.plugin`, loaded now), or the
+    benchmark-neutral defaults when the config names none; PluginError when the named plugin cannot be loaded.
+    Used where results are summarised or reported after the run (tango.merge, report regeneration)."""
+    task = (configs or {}).get("task")
+    if not isinstance(task, Mapping) or not task.get("plugin"):
+        return BaseTask()
+    return load_plugin(str(task["plugin"]), str(task.get("name")))

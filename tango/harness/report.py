@@ -17,9 +17,11 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from tango.harness.episode import recorded_scoring
 from tango.harness.report_charts import Group, count_bars, rate_bars
 from tango.harness.report_rows import Row, episode_rows, row_html
 from tango.harness.report_style import SCRIPT, STYLE
+from tango.harness.scoring import TaskScoring
 from tango.stats import ratio_cis
 
 LOG = logging.getLogger(__name__)
@@ -277,10 +279,15 @@ def filters(rows: list[Row]) -> str:
 
 
 def render_report(
-    summary: dict[str, Any], records: list[dict[str, Any]], breakdown: dict[str, Any] | None = None
+    summary: dict[str, Any],
+    records: list[dict[str, Any]],
+    breakdown: dict[str, Any] | None = None,
+    scoring: TaskScoring | None = None,
 ) -> str:
-    """The report page as a string."""
-    rows = episode_rows(records, breakdown)
+    """The report page as a string; `scoring` is the task's (by default the plugin the summary's configs name),
+    whose outcome decides which episodes passed."""
+    scoring = scoring if scoring is not None else recorded_scoring(summary.get("configs"))
+    rows = episode_rows(records, breakdown, scoring.outcome)
     title = f"tango eval: {summary.get('task')}"
     status = (f"{summary.get('num_episodes')} episodes, {summary.get('num_errors')} errors"
               f"{'' if summary.get('complete', True) else ' (incomplete)'}")  # fmt: skip
@@ -304,22 +311,25 @@ def render_report(
     )
 
 
-def read_breakdown(run_dir: Path) -> dict[str, Any] | None:
+def read_breakdown(run_dir: Path, scoring: TaskScoring | None = None) -> dict[str, Any] | None:
     """The failure breakdown of the run, computed now (None with a warning when it cannot be)."""
     from tango.analysis.breakdown import write_breakdown
 
     try:
-        return write_breakdown(run_dir)
+        return write_breakdown(run_dir, scoring)
     except Exception as error:  # noqa: BLE001 - the report is written without it; the log says why
         LOG.warning("no failure breakdown for %s: %s: %s", run_dir, type(error).__name__, error)
         return None
 
 
 def write_report(
-    run_dir: Path, summary: dict[str, Any], records: list[dict[str, Any]]
+    run_dir: Path, summary: dict[str, Any], records: list[dict[str, Any]], scoring: TaskScoring | None = None
 ) -> dict[str, Any] | None:
-    """Analyse the failures (RUN_DIR/breakdown.json) and write RUN_DIR/report.html; the breakdown (None when
-    it could not be computed)."""
-    breakdown = read_breakdown(Path(run_dir))
-    (Path(run_dir) / REPORT_FILE).write_text(render_report(summary, records, breakdown), encoding="utf-8")
+    """Analyse the failures (RUN_DIR/breakdown.json) and write RUN_DIR/report.html, judged by the task's
+    `scoring` (by default the plugin the summary's configs name); the breakdown (None when it could not be
+    computed)."""
+    scoring = scoring if scoring is not None else recorded_scoring(summary.get("configs"))
+    breakdown = read_breakdown(Path(run_dir), scoring)
+    page = render_report(summary, records, breakdown, scoring)
+    (Path(run_dir) / REPORT_FILE).write_text(page, encoding="utf-8")
     return breakdown

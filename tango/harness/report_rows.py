@@ -8,10 +8,14 @@ A record's subtask may carry its own `program`, or the generation record may hol
 from __future__ import annotations
 
 import html
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tango.tasks.measures import PASS_SCORE, outcome_score
+from tango.harness.scoring import PASS_SCORE
+
+Outcome = Callable[[Mapping[str, Any]], float | None]
+"""The task's outcome score of an episode's or subtask's metrics (TaskScoring.outcome)."""
 
 
 @dataclass
@@ -68,11 +72,13 @@ def _subtask_goal(subtask: dict[str, Any]) -> str:
     return str(subtask.get("goal") or subtask.get("category") or f"({subtask.get('goal_type')} goal)")
 
 
-def _subtask_rows(record: dict[str, Any], causes: dict[tuple[str, int | None], dict[str, Any]]) -> list[Row]:
+def _subtask_rows(
+    record: dict[str, Any], causes: dict[tuple[str, int | None], dict[str, Any]], outcome: Outcome
+) -> list[Row]:
     episode_id = str(record["episode_id"])
     rows = []
     for index, subtask in enumerate(record.get("subtasks") or []):
-        score = outcome_score(subtask)
+        score = outcome(subtask)
         case = causes.get((episode_id, index), {})
         program = _subtask_program(record, index, subtask)
         if program is None:
@@ -103,16 +109,19 @@ def _subtask_rows(record: dict[str, Any], causes: dict[tuple[str, int | None], d
     return rows
 
 
-def episode_rows(records: list[dict[str, Any]], breakdown: dict[str, Any] | None) -> list[Row]:
-    """Every row of the table, episodes in id order, subtasks in their order."""
+def episode_rows(
+    records: list[dict[str, Any]], breakdown: dict[str, Any] | None, outcome: Outcome
+) -> list[Row]:
+    """Every row of the table, episodes in id order, subtasks in their order; `outcome` (the task's) decides
+    which passed."""
     causes = {(str(c["episode_id"]), c.get("subtask")): c for c in (breakdown or {}).get("cases") or []}
     rows: list[Row] = []
     for record in sorted(records, key=lambda r: str(r.get("episode_id"))):
         if record.get("subtasks"):
-            rows += _subtask_rows(record, causes)
+            rows += _subtask_rows(record, causes, outcome)
             continue
         metrics = record.get("metrics") or {}
-        score = outcome_score(metrics)
+        score = outcome(metrics)
         extra = record.get("extra") or {}
         case = causes.get((str(record["episode_id"]), None), {})
         notes = [f"{key}: {extra[key]}" for key in ("reference", "prediction", "category") if extra.get(key)]

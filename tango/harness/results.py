@@ -119,7 +119,16 @@ class ResultsWriter:
         line = json.dumps(json_safe(record), sort_keys=True, allow_nan=False) + "\n"
         with self.path.open("a", encoding="utf-8") as handle:
             handle.write(line)
-            handle.flush()
-            os.fsync(handle.fileno())
+            try:
+                handle.flush()
+                os.fsync(handle.fileno())
+            except KeyboardInterrupt:
+                # SIGINT/SIGTERM during the flush or fsync of a file: the line is written, so it counts
+                self._count(record, episode_id)
+                raise
+        self._count(record, episode_id)
+
+    def _count(self, record: dict[str, Any], episode_id: str) -> None:
+        """Hold a written record in memory (what the summary of an interrupted run counts)."""
         self.records.append(record)
         self.finished_ids.add(episode_id)

@@ -21,13 +21,13 @@ from tango.harness.parallelism import parse_workers, worker_count
 from tango.harness.platform import platform_info
 from tango.harness.pool import run_episodes
 from tango.harness.progress import RunProgress
+from tango.harness.registry import TASKS
 from tango.harness.report import write_report
 from tango.harness.results import SUMMARY_FILE, ResultsWriter, json_safe
 from tango.harness.sharding import select_episodes
 from tango.harness.signals import Terminated, sigterm_as_interrupt
 from tango.harness.summary import summarize, summary_table
 from tango.harness.worker import EpisodeJob
-from tango.tasks.registry import TASKS
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ def write_summary(run_dir: Path, summary: dict[str, Any]) -> None:
 def _finish(
     writer: ResultsWriter,
     selected_ids: set[str],
-    task: str,
+    plugin: TaskPlugin,
     wall: float,
     config: dict[str, Any],
     eval_cfg: EvalConfig,
@@ -73,10 +73,11 @@ def _finish(
     interrupted: bool,
     notes: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Write summary.json over the selected episodes recorded so far, with the task plugin's `notes` (what it
-    left out, e.g. task files it skipped); return it with those records."""
+    """Write summary.json over the selected episodes recorded so far, scored by the task `plugin`, with its
+    `notes` (what it left out, e.g. task files it skipped); return it with those records."""
     records = [record for record in writer.records if str(record["episode_id"]) in selected_ids]
-    summary = summarize(records, task, wall, configs=config, num_planned=len(selected_ids))
+    task = str(config["task"]["name"])
+    summary = summarize(records, task, wall, configs=config, num_planned=len(selected_ids), scoring=plugin)
     summary.update(notes or {})
     summary.update(
         num_workers=workers,
@@ -209,7 +210,7 @@ def _run_locked(
             run_episodes(todo, job, plugin, workers, on_record)
         except KeyboardInterrupt as interrupt:
             wall = previous_wall + time.perf_counter() - start
-            _finish(writer, selected_ids, task, wall, config, eval_cfg, workers, True, notes)
+            _finish(writer, selected_ids, plugin, wall, config, eval_cfg, workers, True, notes)
             log.warning(
                 "%s: %d of %d episodes recorded, summary.json says complete: false; rerun the same command "
                 "to resume",
@@ -219,8 +220,8 @@ def _run_locked(
             )
             raise
     wall = previous_wall + time.perf_counter() - start
-    summary, records = _finish(writer, selected_ids, task, wall, config, eval_cfg, workers, False, notes)
-    breakdown = write_report(run_dir, summary, records) if eval_cfg.report else None
+    summary, records = _finish(writer, selected_ids, plugin, wall, config, eval_cfg, workers, False, notes)
+    breakdown = write_report(run_dir, summary, records, plugin) if eval_cfg.report else None
     causes = None if breakdown is None else breakdown.get("causes")
     (table_console or Console()).print(summary_table(summary, causes))
     return RunOutcome(run_dir=run_dir, summary=summary)

@@ -8,8 +8,9 @@ from typing import Any
 
 from rich.table import Table
 
+from tango.harness.episode import recorded_scoring
+from tango.harness.scoring import TaskScoring
 from tango.stats import RESAMPLES, SEED, ratio_cis
-from tango.tasks.measures import aggregate_subtasks, scoring_rules
 
 PROGRAM_SOURCES = ("model", "cache", "template", "fallback", "replay", "none")
 CI_METHOD = (
@@ -121,8 +122,10 @@ def summarize(
     wall_time_s: float,
     configs: dict[str, Any] | None = None,
     num_planned: int | None = None,
+    scoring: TaskScoring | None = None,
 ) -> dict[str, Any]:
-    """The run summary of these records.
+    """The run summary of these records, scored by the task's `scoring` (its plugin; by default the one the
+    `configs` name, tango.harness.episode.recorded_scoring): its rules and its pooled subtask figures.
 
     Metric means are over every attempted episode: the harness gives an episode that raised its task's failure
     metrics (e.g. success 0), so an error lowers the mean instead of vanishing from it. A metric that some
@@ -130,6 +133,7 @@ def summarize(
     `metric_counts` says over how many. `ci95` holds each mean's 95% interval (`ci95_method` says how), and so
     do the pooled and per-goal-type subtask figures of multi-goal tasks.
     """
+    scoring = scoring if scoring is not None else recorded_scoring(configs)
     records = sorted(
         records, key=lambda record: str(record["episode_id"])
     )  # sums independent of finish order
@@ -173,18 +177,19 @@ def summarize(
             "prompt_tokens": sum(int(record.get("prompt_tokens") or 0) for record in records),
             "completion_tokens": sum(int(record.get("completion_tokens") or 0) for record in records),
         },
-        **scoring_rules((configs or {}).get("task")),
+        **scoring.scoring_rules((configs or {}).get("task")),
         "oracle_components": oracle_components(records),
         "sensor_presets": sensor_presets(records),
         "sensors": next((record["sensors"] for record in records if record.get("sensors")), None),
         "program_sources": program_sources(records),
         "configs": configs or {},
     }
-    if subtasks:
-        pooled = aggregate_subtasks(subtasks)
-        intervals = subtask_intervals(records, list(pooled["by_goal_type"]))
+    pooled = scoring.aggregate(subtasks) if subtasks else None
+    if pooled is not None:
+        by_goal_type = pooled.get("by_goal_type") or {}
+        intervals = subtask_intervals(records, list(by_goal_type))
         pooled["ci95"] = intervals[""]
-        for goal_type, group in pooled["by_goal_type"].items():
+        for goal_type, group in by_goal_type.items():
             group["ci95"] = intervals[goal_type]
         summary["subtasks"] = pooled
     return summary

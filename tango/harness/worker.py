@@ -24,7 +24,6 @@ from tango.harness.episode import (
 )
 from tango.harness.sharding import episode_seed
 from tango.harness.video import EpisodeFrames
-from tango.tasks.measures import scoring_rules
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +142,7 @@ class EpisodeWorker:
             "extra": dict(result.extra),
             "seed": seed,
             "wall_time_s": elapsed,
-            **scoring_rules(self.job.config.get("task")),
+            **self.plugin.scoring_rules(self.job.config.get("task")),
             **self.configs,
         }
         if error is not None:

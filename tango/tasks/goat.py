@@ -13,6 +13,8 @@ from typing import Any
 from tango.formats.fields import Loaded
 from tango.formats.goat import GoatEpisode, GoatSubtask, read_episodes
 from tango.harness.episode import EpisodeResult, EpisodeSpec
+from tango.harness.registry import register_task
+from tango.harness.scoring import pool_by_goal_type
 from tango.programs.generators.record import GenerationRecord
 from tango.programs.interpreter import RunResult
 from tango.tasks.flow import EpisodeRun, HabitatFlow, NavTaskConfig, episode_result, run_failure
@@ -26,8 +28,6 @@ from tango.tasks.goat_program import (
     subtask_instruction,
 )
 from tango.tasks.habitat.plugin import HabitatTask
-from tango.tasks.measures import aggregate_subtasks
-from tango.tasks.registry import register_task
 from tango.types.goals import GoalImage
 
 POOLED_METRICS = ("success", "spl", "soft_spl", "distance_to_goal", "lenient_success", "lenient_spl")
@@ -122,7 +122,7 @@ class GoatFlow(HabitatFlow):
         runs: list[RunResult | None],
     ) -> EpisodeResult:
         """Metrics pooled over subtasks; every program and generation record (LLM calls and tokens summed)."""
-        pooled = aggregate_subtasks(subtasks)["metrics"]
+        pooled = pool_by_goal_type(subtasks)["metrics"]
         metrics = {key: pooled[key] for key in POOLED_METRICS if key in pooled}
         total_steps = sum(int(row["num_steps"]) for row in subtasks)
         result = episode_result(spec.instruction, records[0], runs, metrics, total_steps, records)
@@ -143,6 +143,10 @@ class GoatTask(HabitatTask):
     """The GOAT-Bench harness plugin."""
 
     flow = GoatFlow
+
+    def aggregate(self, subtasks: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """GOAT-Bench reports SR and SPL over subtasks, overall and per goal type (object, description, image)."""
+        return pool_by_goal_type(subtasks)
 
 
 register_task("goat", GoatTaskConfig)

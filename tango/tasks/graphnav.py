@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tango.benchmarks.graphnav.config import GraphNavConfig
-from tango.tasks.registry import register_task
+from tango.harness.registry import register_task
 
 
 @dataclass

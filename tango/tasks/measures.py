@@ -1,20 +1,19 @@
-"""Navigation measures (success, SPL, soft SPL) and the pooling of GOAT-Bench subtask results.
+"""Navigation measures (success, SPL, soft SPL) and the Habitat benchmarks' scoring rules.
 
 Definitions follow habitat-lab's `Success`, `SPL` and `SoftSPL` (habitat/tasks/nav/nav.py; Anderson et al.
 2018): success is a stop strictly closer than the success distance; SPL = S * l / max(p, l) with l the distance
 to the goal at the start and p the length the agent walked; soft SPL replaces S by the progress
 max(0, 1 - d_T / d_0). Distances are geodesic, to what the task's `distance_to` names (habitat-lab's
 DistanceToGoal: VIEW_POINTS or POINT), computed by the simulator. tests/tasks/test_measures_match_habitat_lab.py
-drives the same trajectories through habitat-lab's own measures and these.
+drives the same trajectories through habitat-lab's own measures and these. `scoring_rules` is what the Habitat
+task plugins record with every result (TaskScoring.scoring_rules, tango.harness.scoring).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-GOAL_TYPE_KEY = "goal_type"
 DISTANCE_DEFINITIONS = {
     "VIEW_POINTS": "geodesic distance from the agent to the nearest view point of any goal instance",
     "POINT": "geodesic distance from the agent to the nearest goal instance's position",
@@ -84,52 +83,3 @@ def navigation_metrics(
         metrics["lenient_success"] = lenient
         metrics["lenient_spl"] = spl(lenient, shortest_path_length, path_length)
     return metrics
-
-
-def _means(rows: list[dict[str, Any]]) -> dict[str, float]:
-    sums: dict[str, float] = defaultdict(float)
-    counts: dict[str, int] = defaultdict(int)
-    for row in rows:
-        for key, value in row.items():
-            if key != GOAL_TYPE_KEY and isinstance(value, (int, float)) and not isinstance(value, bool):
-                sums[key] += float(value)
-                counts[key] += 1
-    return {key: sums[key] / counts[key] for key in sorted(sums)}
-
-
-def aggregate_subtasks(subtasks: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """Pool subtasks of all episodes: counts and metric means overall and per goal type.
-
-    Each subtask is a dict of numbers plus `goal_type` (object, description, image); GOAT-Bench reports SR and
-    SPL over subtasks, not over episodes, so an episode of 10 subtasks weighs 10.
-    """
-    rows = list(subtasks)
-    by_type: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for row in rows:
-        by_type[str(row.get(GOAL_TYPE_KEY, "unknown"))].append(row)
-    return {
-        "count": len(rows),
-        "metrics": _means(rows),
-        "by_goal_type": {
-            goal_type: {"count": len(group), "metrics": _means(group)}
-            for goal_type, group in sorted(by_type.items())
-        },
-    }
-
-
-PASS_SCORE = 0.5
-PERCENT_SCORES = ("llm_match", "normalised_match")
-
-
-def outcome_score(metrics: dict[str, Any]) -> float | None:
-    """The score that decides whether an episode or subtask succeeded, as a fraction: `success`, else OpenEQA's
-    `llm_match` (when judged), else its `normalised_match` (both 0-100); None when it has none. A case passes at
-    `PASS_SCORE` or above."""
-    value = metrics.get("success")
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
-    for name in PERCENT_SCORES:
-        value = metrics.get(name)
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value) / 100.0
-    return None

@@ -13,9 +13,9 @@ from tango.formats.fields import Loaded
 from tango.formats.nav_episodes import NavEpisode
 from tango.formats.objectnav import read_episodes
 from tango.harness.episode import EpisodeResult, EpisodeSpec
+from tango.harness.registry import register_task
 from tango.tasks.flow import EpisodeRun, HabitatFlow, NavTaskConfig, episode_result, goal_points
 from tango.tasks.habitat.plugin import HabitatTask
-from tango.tasks.registry import register_task
 
 
 @dataclass

@@ -4,21 +4,26 @@ an LLM judge (tango.tasks.openeqa_scoring). The questions are read by tango.form
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from tango.formats.fields import DatasetError, Loaded
 from tango.formats.openeqa import STARTS_FILE, EQAQuestion, read_episodes
 from tango.harness.episode import EpisodeResult, EpisodeSpec
+from tango.harness.registry import register_task
+from tango.harness.scoring import is_number
 from tango.programs.values import bounded_text
 from tango.tasks.flow import EpisodeRun, HabitatFlow, HabitatTaskConfig, episode_result
 from tango.tasks.habitat.plugin import HabitatTask
 from tango.tasks.openeqa_scoring import JudgeConfig, LLMMatchJudge, build_judge, score_answer
-from tango.tasks.registry import register_task
 
 MAX_PREDICTION_CHARS = 1000
 """A program's answer is scored and recorded cut to this length (`prediction_cut: true` in `extra`, failure
 reason `answer_cut`)."""
+PERCENT_SCORES = ("llm_match", "normalised_match")
+"""The answer scores (0-100) an outcome reads, best first: the judge's LLM-Match, then the normalised match."""
 
 
 @dataclass
@@ -92,6 +97,18 @@ class OpenEQATask(HabitatTask):
     """The OpenEQA harness plugin."""
 
     flow = OpenEQAFlow
+
+    def outcome(self, metrics: Mapping[str, Any]) -> float | None:
+        """`success` when present, else the LLM-Match score (when judged), else the normalised match; both are
+        0-100 and become a fraction; None without any."""
+        found = super().outcome(metrics)
+        if found is not None:
+            return found
+        for name in PERCENT_SCORES:
+            value = metrics.get(name)
+            if is_number(value):
+                return float(value) / 100.0
+        return None
 
 
 register_task("openeqa", OpenEQATaskConfig)

@@ -11,10 +11,10 @@ from pathlib import Path
 from tango.formats.fields import Loaded
 from tango.formats.nav_episodes import NavEpisode
 from tango.formats.ovon import read_episodes
+from tango.harness.registry import register_task
 from tango.tasks.flow import NavTaskConfig
 from tango.tasks.habitat.plugin import HabitatTask
 from tango.tasks.objectnav import ObjectGoalFlow
-from tango.tasks.registry import register_task
 
 
 @dataclass

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 from tango.formats.fields import Loaded
 from tango.formats.pointnav import PointNavEpisode, read_episodes
 from tango.harness.episode import EpisodeSpec
+from tango.harness.registry import register_task
 from tango.tasks.flow import HabitatFlow, HabitatTaskConfig, dataset_paths
 from tango.tasks.habitat.plugin import HabitatTask, task_config
-from tango.tasks.registry import register_task
 
 if TYPE_CHECKING:
     from tango.tasks.habitat.pointnav_runner import PointNavRunner

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tango.tasks.registry import register_task
+from tango.harness.registry import register_task
 from tango.urban.config import UrbanConfig
 
 

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import fcntl
 import logging
+from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any
 
 from tango.harness.episode import EpisodeContext, EpisodeResult, EpisodeSpec
 from tango.harness.run import RunError
+from tango.harness.scoring import BaseTask, pool_by_goal_type
 from tango.urban.agents.ocr import TesseractMissing, tesseract_binary
 from tango.urban.client import ClientConfig, UrbanClient, UrbanClientError
 from tango.urban.config import UrbanConfig
@@ -299,7 +301,7 @@ def _tasks_of(cfg: dict[str, Any]) -> tuple[list[UrbanTask], list[SkippedTask]]:
         raise RunError(f"urban: {error}") from None
 
 
-class UrbanTaskPlugin:
+class UrbanTaskPlugin(BaseTask):
     """The TaskPlugin of `task=urban`: settings come from the config's `urban` node."""
 
     def list_episodes(self, cfg: dict[str, Any]) -> list[EpisodeSpec]:
@@ -339,3 +341,11 @@ class UrbanTaskPlugin:
 
     def failure_metrics(self, spec: EpisodeSpec) -> dict[str, float]:
         return failure_metrics()
+
+    def scoring_rules(self, task_cfg: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The arrival radius the task section sets (`success_distance`, metres)."""
+        return {"success_distance": (task_cfg or {}).get("success_distance")}
+
+    def aggregate(self, subtasks: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """Each episode is one subtask of its task kind: the figures pooled overall and per kind."""
+        return pool_by_goal_type(subtasks)

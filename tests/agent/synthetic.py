@@ -6,6 +6,7 @@ Generated once per test session under pytest's base temp folder and shared by te
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from hydra import compose, initialize_config_dir
 
 from tango.eval import CONFIG_DIR, resolved
 from tango.harness.episode import EpisodeSpec, load_plugin
+from tango.harness.registry import TASKS
 from tango.scenes.datasets.generate import DatasetConfig, generate_dataset
 from tango.scenes.datasets.goat import GoatConfig
 from tango.scenes.datasets.objectnav import ObjectNavConfig
@@ -20,7 +22,6 @@ from tango.scenes.datasets.openeqa import OpenEQAConfig
 from tango.scenes.datasets.ovon import OVONConfig
 from tango.scenes.datasets.pointnav import PointNavConfig
 from tango.tasks.habitat.plugin import HabitatTask
-from tango.tasks.registry import TASKS
 
 TASK_SPLITS = {
     "objectnav": "val",
@@ -56,7 +57,8 @@ def plugin(task: str) -> HabitatTask:
 
 
 class TaskWrapper:
-    """A task's plugin behind a test's own `make_runner` (episode lists and failure scores are the task's)."""
+    """A task's plugin behind a test's own `make_runner` (episode lists, failure scores and scoring are the
+    task's)."""
 
     def __init__(self, task: HabitatTask) -> None:
         self.task = task
@@ -66,6 +68,15 @@ class TaskWrapper:
 
     def failure_metrics(self, spec: EpisodeSpec) -> dict[str, float]:
         return self.task.failure_metrics(spec)
+
+    def scoring_rules(self, task_cfg: Mapping[str, Any] | None) -> dict[str, Any]:
+        return self.task.scoring_rules(task_cfg)
+
+    def aggregate(self, subtasks: list[dict[str, Any]]) -> dict[str, Any] | None:
+        return self.task.aggregate(subtasks)
+
+    def outcome(self, metrics: Mapping[str, Any]) -> float | None:
+        return self.task.outcome(metrics)
 
 
 def data_path(root: Path, task: str) -> Path:

@@ -77,7 +77,8 @@ def test_every_failure_of_a_run_gets_exactly_one_cause(task: str, dataset_root: 
     run_evaluation(config)
     breakdown = write_breakdown(tmp_path)
     records = read_jsonl(tmp_path / "episodes.jsonl")
-    expected = [(case["episode_id"], case["subtask"]) for r in records for case in failed_cases(r)]
+    scoring = plugin(task)
+    expected = [(case["episode_id"], case["subtask"]) for r in records for case in failed_cases(r, scoring)]
     assert expected, f"{task}: a 30-step budget should fail something"
     assert [(c["episode_id"], c["subtask"]) for c in breakdown["cases"]] == sorted(expected)
     assert sum(breakdown["causes"].values()) == breakdown["failures"] == len(expected)

@@ -8,6 +8,8 @@ import pytest
 
 from tango.analysis import causes
 from tango.analysis.breakdown import failed_cases
+from tango.tasks.goat import GoatTask
+from tango.tasks.openeqa import OpenEQATask
 from tango.trace.reader import segments
 
 START = [0.0, 0.0, 0.0, 0.0, 0.0]
@@ -121,12 +123,15 @@ def test_records_of_tasks_without_ground_truth_analysis() -> None:
 
 
 def test_failed_cases_are_failed_subtasks_or_failed_episodes() -> None:
-    goat = {"episode_id": 1, "subtasks": [{"success": 1.0}, {"success": 0.0, "goal_type": "image"}]}
-    assert failed_cases(goat) == [{"episode_id": "1", "subtask": 1, "goal_type": "image"}]
-    assert failed_cases({"episode_id": "q", "metrics": {"normalised_match": 0.0}})[0]["subtask"] is None
-    assert failed_cases({"episode_id": "q", "metrics": {"llm_match": 75.0, "normalised_match": 0.0}}) == []
-    assert len(failed_cases({"episode_id": "q", "metrics": {"normalised_match": 25.0}})) == 1  # 0-100 scale
-    assert len(failed_cases({"episode_id": "e", "status": "error", "metrics": {"success": 0.0}})) == 1
+    goat, eqa = GoatTask(), OpenEQATask()
+    record = {"episode_id": 1, "subtasks": [{"success": 1.0}, {"success": 0.0, "goal_type": "image"}]}
+    assert failed_cases(record, goat) == [{"episode_id": "1", "subtask": 1, "goal_type": "image"}]
+    assert failed_cases({"episode_id": "q", "metrics": {"normalised_match": 0.0}}, eqa)[0]["subtask"] is None
+    assert (
+        failed_cases({"episode_id": "q", "metrics": {"llm_match": 75.0, "normalised_match": 0.0}}, eqa) == []
+    )
+    assert len(failed_cases({"episode_id": "q", "metrics": {"normalised_match": 25.0}}, eqa)) == 1  # 0-100
+    assert len(failed_cases({"episode_id": "e", "status": "error", "metrics": {"success": 0.0}}, goat)) == 1
 
 
 def test_one_program_for_a_whole_goat_episode_is_split_at_its_subtask_events() -> None:

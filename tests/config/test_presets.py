@@ -15,7 +15,7 @@ from omegaconf import OmegaConf
 from tango.config_schema import GROUP_SCHEMAS, schema_of
 from tango.config_utils import dataclass_from_dict
 from tango.eval import CONFIG_DIR
-from tango.tasks.registry import TASKS
+from tango.harness.registry import TASKS
 
 GROUPS = ("task", "sim", "perception", "generator", "agent")
 PRESETS = [

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tango.harness.fake_task import FakeTaskConfig
+from tango.tasks.fake import FakeTaskConfig
 
 TIMING_KEYS = {"wall_time_s"}
 

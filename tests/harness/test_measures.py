@@ -1,4 +1,4 @@
-"""Navigation measures and GOAT subtask pooling against hand-computed values."""
+"""Navigation measures and the Habitat scoring rules against hand-computed values."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from tango.formats.nav_episodes import AgentState, ObjectGoal, ViewPoint
 from tango.tasks.flow import NavTaskConfig, goal_points
 from tango.tasks.measures import (
     DISTANCE_DEFINITIONS,
-    aggregate_subtasks,
     navigation_metrics,
     scoring_rules,
     soft_spl,
@@ -62,20 +61,6 @@ def test_scoring_rules_name_the_radius_and_the_distance_definition() -> None:
         "scoring_source": "habitat-lab objectnav.yaml",
     }
     assert scoring_rules({"name": "openeqa"}) == {"success_distance": None}
-
-
-def test_subtasks_pool_over_subtasks_and_per_goal_type() -> None:
-    subtasks = [
-        {"goal_type": "object", "success": 1.0, "spl": 0.5},
-        {"goal_type": "object", "success": 0.0, "spl": 0.0},
-        {"goal_type": "image", "success": 1.0, "spl": 1.0},
-    ]
-    pooled = aggregate_subtasks(subtasks)
-    assert pooled["count"] == 3
-    assert pooled["metrics"]["success"] == pytest.approx(2 / 3)
-    assert pooled["metrics"]["spl"] == pytest.approx(0.5)
-    assert pooled["by_goal_type"]["object"] == {"count": 2, "metrics": {"spl": 0.25, "success": 0.5}}
-    assert pooled["by_goal_type"]["image"]["metrics"]["success"] == 1.0
 
 
 def test_goal_points_are_the_view_points_or_the_instances_positions() -> None:

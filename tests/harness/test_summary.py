@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from tango.harness.scoring import BaseTask, pool_by_goal_type
 from tango.harness.summary import summarize, summary_table
+
+
+class PooledTask(BaseTask):
+    """Neutral scoring that pools subtasks by goal type (as the GOAT, UrbanGround and fake plugins choose to)."""
+
+    def aggregate(self, subtasks: list[dict[str, Any]]) -> dict[str, Any] | None:
+        return pool_by_goal_type(subtasks)
+
+
+POOLED = PooledTask()
 
 
 def _record(episode_id: str, success: float, steps: int, **fields: object) -> dict[str, object]:
@@ -30,8 +43,15 @@ def test_errors_count_as_failures_in_the_means() -> None:
         records,
         "fake",
         wall_time_s=6.0,
-        configs={"task": {"success_distance": 0.25, "distance_to": "VIEW_POINTS"}},
-    )
+        configs={
+            "task": {
+                "name": "fake",
+                "plugin": "tango.tasks.fake:FakeTask",
+                "success_distance": 0.25,
+                "distance_to": "VIEW_POINTS",
+            }
+        },
+    )  # the rules come from the plugin the configs name, loaded now
     assert summary["num_episodes"] == 4
     assert summary["num_errors"] == 1
     assert summary["metrics"]["success"] == pytest.approx(0.5)
@@ -76,12 +96,21 @@ def test_subtasks_are_pooled_per_goal_type_and_shown_in_the_table() -> None:
             "subtasks": [{"goal_type": "object", "success": 1.0, "spl": 0.5}],
         },
     ]
-    summary = summarize(records, "goat", wall_time_s=1.0)
+    summary = summarize(records, "goat", wall_time_s=1.0, scoring=POOLED)
     assert summary["subtasks"]["count"] == 3
     assert summary["subtasks"]["metrics"]["success"] == pytest.approx(2 / 3)
     assert summary["subtasks"]["by_goal_type"]["object"]["metrics"]["spl"] == pytest.approx(0.75)
     rows = [str(cell) for column in summary_table(summary).columns for cell in column._cells]
     assert "  image success (n=1)" in rows
+
+
+def test_without_a_plugin_a_run_gets_neutral_scoring_no_rules_and_no_pooling() -> None:
+    records = [
+        {"episode_id": "a", "metrics": {"success": 1.0}, "subtasks": [{"goal_type": "x", "success": 1.0}]}
+    ]
+    summary = summarize(records, "third_party", wall_time_s=1.0, configs={"task": {"success_distance": 0.5}})
+    assert "success_distance" not in summary and "subtasks" not in summary
+    assert summary["metrics"] == {"success": 1.0}
 
 
 def _generation(source: str, **fields: object) -> dict[str, object]:
@@ -136,7 +165,7 @@ def test_pooled_subtask_intervals_resample_whole_episodes() -> None:
          "subtasks": [{"goal_type": "object" if j % 2 else "image", "success": float(i % 2)} for j in range(4)]}
         for i in range(20)
     ]  # fmt: skip
-    summary = summarize(records, "goat", wall_time_s=1.0)
+    summary = summarize(records, "goat", wall_time_s=1.0, scoring=POOLED)
     pooled = summary["subtasks"]
     assert pooled["ci95"]["success"] == pytest.approx(summary["ci95"]["success"], abs=0.051)
     for group in pooled["by_goal_type"].values():
@@ -153,7 +182,7 @@ def test_report_shows_each_interval_beside_its_mean() -> None:
          "subtasks": [{"goal_type": "object", "success": float(i % 2)}]}
         for i in range(6)
     ]  # fmt: skip
-    summary = summarize(records, "goat", wall_time_s=1.0)
+    summary = summarize(records, "goat", wall_time_s=1.0, scoring=POOLED)
     page = metrics_table(summary)
     lo, hi = summary["ci95"]["success"]
     assert f'0.5 <span class="ci" title="95% bootstrap interval">[{lo:.4g}, {hi:.4g}]</span>' in page

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
+from tango.mapping import frontiers
 from tango.mapping.config import MapConfig
 from tango.mapping.fov_patch import FovPatch
+from tango.mapping.frontiers import explored_bounds
 from tango.mapping.geometry import CameraRays, camera_yaw, column_reach, effective_depth
 from tango.mapping.obstacle_map import ObstacleMap
 from tango.mapping.value_map import DECISION_THRESHOLD, ValueMap
@@ -166,3 +169,57 @@ def test_obstacle_map_updates_equal_the_direct_computation(size_px: int) -> None
             assert np.array_equal(getattr(fast, layer), getattr(direct, layer)), (step, layer)
         assert fast.explored_bounds == direct.explored_bounds, step
         assert fast.version == direct.version, step
+
+
+def _frontiers_with_opencv_statistics(
+    navigable: np.ndarray, explored: np.ndarray, min_frontier_px: int, min_unexplored_px: int
+) -> np.ndarray:
+    """Frontier midpoints as the detector documents them, from `connectedComponentsWithStats` (no shortcut):
+    pockets by their area and bounding box, midpoints from OpenCV's centroids."""
+    bounds = explored_bounds(explored)
+    assert bounds is not None
+    pad = 2 + int(2 * np.sqrt(min_unexplored_px))
+    r0, r1 = max(0, bounds[0] - pad), min(navigable.shape[0], bounds[1] + pad)
+    c0, c1 = max(0, bounds[2] - pad), min(navigable.shape[1], bounds[3] + pad)
+    nav, seen_all = navigable[r0:r1, c0:c1], explored[r0:r1, c0:c1]
+    unexplored = (nav & ~seen_all).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(unexplored, connectivity=4)
+    h, w = unexplored.shape
+    left, top = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
+    right, bottom = left + stats[:, cv2.CC_STAT_WIDTH], top + stats[:, cv2.CC_STAT_HEIGHT]
+    keep = (left == 0) | (top == 0) | (right == w) | (bottom == h)
+    keep |= stats[:, cv2.CC_STAT_AREA] >= min_unexplored_px
+    keep[0] = False
+    large = keep[labels] if count > 1 else np.zeros(unexplored.shape, bool)
+    mask = seen_all & nav & cv2.dilate(large.astype(np.uint8), frontiers.CROSS).astype(bool)
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    if count <= 1:
+        return np.zeros((0, 2))
+    rows, cols = np.nonzero(labels)
+    lab = labels[rows, cols]
+    dist = (cols - centroids[lab, 0]) ** 2 + (rows - centroids[lab, 1]) ** 2
+    order = np.lexsort((dist, lab))
+    first = order[np.r_[0, np.flatnonzero(np.diff(lab[order])) + 1]]
+    kept = stats[lab[first], cv2.CC_STAT_AREA] >= min_frontier_px
+    return np.stack((rows[first][kept], cols[first][kept]), axis=1) + np.array([r0, c0], np.float64)
+
+
+def test_frontier_detection_equals_the_one_from_opencv_statistics() -> None:
+    """Random blobs of explored and blocked cells (pockets, edges, ties between equidistant cells): the same
+    midpoints, in the same order, to the bit."""
+    rng = np.random.default_rng(11)
+    for trial in range(150):
+        size = int(rng.integers(40, 160))
+        navigable = np.ones((size, size), bool)
+        explored = np.zeros((size, size), bool)
+        for _ in range(int(rng.integers(1, 30))):
+            r, c = rng.integers(0, size, 2)
+            explored[r : r + rng.integers(3, 40), c : c + rng.integers(3, 40)] = True
+        for _ in range(int(rng.integers(0, 40))):
+            r, c = rng.integers(0, size, 2)
+            navigable[r : r + rng.integers(1, 6), c : c + rng.integers(1, 6)] = False
+        explored[rng.random((size, size)) < 0.02] = False  # pinholes: small pockets inside the explored area
+        min_frontier, min_unexplored = int(rng.integers(1, 6)), int(rng.integers(1, 40))
+        expected = _frontiers_with_opencv_statistics(navigable, explored, min_frontier, min_unexplored)
+        found = frontiers.detect_frontiers(navigable, explored, min_frontier, min_unexplored)
+        assert found.shape == expected.shape and found.tobytes() == expected.tobytes(), trial

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from tango.navigation import fmm_planner
 from tango.navigation.fmm_planner import clearance_speed, disk, distance_field
 
 
@@ -42,3 +44,59 @@ def test_reading_beyond_the_band_completes_the_field() -> None:
     assert np.array_equal(near.distance, full.distance)
     far = distance_field(traversable, goal, 5, 7, speed, band=40.0)
     assert np.array_equal(far.descend(start, 300), full.descend(start, 300))
+
+
+def _wide_map(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A 200 x 300 window with random boxes and a wall with one gap, the goal disk near its left end."""
+    rng = np.random.default_rng(seed)
+    obstacles = np.zeros((200, 300), bool)
+    for _ in range(60):
+        r, c = rng.integers(0, 190), rng.integers(0, 290)
+        obstacles[r : r + rng.integers(2, 12), c : c + rng.integers(2, 12)] = True
+    obstacles[20:180, 70:73] = True
+    goal = disk(obstacles.shape, np.array([100, 40]), 4)
+    obstacles &= ~goal
+    return ~obstacles, goal, clearance_speed(obstacles, 10.0)
+
+
+def test_a_march_on_the_crop_near_the_goal_freezes_the_windows_cells_with_the_windows_bits() -> None:
+    for seed in range(4):
+        traversable, goal, speed = _wide_map(seed)
+        full = distance_field(traversable, goal, 3, 9, speed)
+        for band in (12.0, 30.0, 55.0):
+            banded = distance_field(traversable, goal, 3, 9, speed, band=band)
+            assert not banded._whole  # the crop was marched, not the window
+            marched = np.isfinite(banded.distance)
+            assert np.array_equal(marched, full.distance <= band)
+            assert np.array_equal(banded.distance[marched], full.distance[marched])
+
+
+def test_a_march_that_reaches_the_crops_edge_is_redone_on_the_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a crop smaller than the band (a negative margin) the band reaches the crop's edge: the window is
+    marched instead, and the values are still the window's."""
+    monkeypatch.setattr(fmm_planner, "CROP_MARGIN_PX", -15)
+    traversable, goal, speed = _wide_map(0)
+    full = distance_field(traversable, goal, 3, 9, speed)
+    banded = distance_field(traversable, goal, 3, 9, speed, band=40.0)
+    assert banded._whole
+    marched = np.isfinite(banded.distance)
+    assert np.array_equal(marched, full.distance <= 40.0)
+    assert np.array_equal(banded.distance[marched], full.distance[marched])
+
+
+def test_reads_ever_farther_widen_the_band_until_the_field_is_complete() -> None:
+    traversable, goal, speed = _wide_map(1)
+    traversable[150:160, 250:260] = False
+    traversable[153:157, 253:257] = True  # a pocket no path reaches
+    full = distance_field(traversable, goal, 3, 9, speed)
+    field = distance_field(traversable, goal, 3, 9, speed, band=10.0)
+    finite = np.isfinite(full.distance)
+    for target in (15.0, 35.0, 70.0, np.inf):
+        # the last one is unreachable (the pocket): only the complete march can say so
+        cell = np.argwhere(
+            finite & (full.distance >= target) if np.isfinite(target) else ~finite & traversable
+        )[0]
+        pixel = cell + [3, 9]
+        assert field.at(pixel) == full.at(pixel)
+        assert np.array_equal(field.descend(pixel, 200), full.descend(pixel, 200))
+    assert field._march is None and np.array_equal(field.distance, full.distance)

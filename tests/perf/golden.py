@@ -12,6 +12,7 @@ import gzip
 import hashlib
 import json
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +70,15 @@ class ActionRecordingTask:
 
     def failure_metrics(self, spec: EpisodeSpec) -> dict[str, float]:
         return self.task.failure_metrics(spec)
+
+    def scoring_rules(self, task_cfg: Mapping[str, Any] | None) -> dict[str, Any]:
+        return self.task.scoring_rules(task_cfg)
+
+    def aggregate(self, subtasks: list[dict[str, Any]]) -> dict[str, Any] | None:
+        return self.task.aggregate(subtasks)
+
+    def outcome(self, metrics: Mapping[str, Any]) -> float | None:
+        return self.task.outcome(metrics)
 
     def make_runner(self, cfg: dict[str, Any]) -> EpisodeRunner:
         runner: Any = self.task.make_runner(cfg)

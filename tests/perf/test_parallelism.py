@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from tango.harness.fake_task import FakeRunner, FakeTask
 from tango.harness.parallelism import (
     AUTO,
     WORKER_MEMORY_BYTES,
@@ -22,6 +21,7 @@ from tango.harness.parallelism import (
     worker_count,
 )
 from tango.harness.run import RunError, run_evaluation
+from tango.tasks.fake import FakeRunner, FakeTask
 from tests.harness.conftest import fake_config, records_by_id
 
 ROOT = Path(__file__).resolve().parents[2]

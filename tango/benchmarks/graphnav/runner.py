@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from tango.benchmarks.graphnav.views import (
     dataset_images_present,
 )
 from tango.harness.episode import EpisodeContext, EpisodeResult, EpisodeSpec
+from tango.harness.scoring import BaseTask
 
 log = logging.getLogger(__name__)
 # v2: the card's constraint values and readings (min_gap index gap, min_savings in steps, target in nodes).
@@ -311,7 +312,7 @@ def run_episode(
             runner.close()
 
 
-class GraphNavTask:
+class GraphNavTask(BaseTask):
     """The TaskPlugin of `task=graphnav`: settings come from the config's `graphnav` node."""
 
     def list_episodes(self, cfg: dict[str, Any]) -> list[EpisodeSpec]:
@@ -333,3 +334,8 @@ class GraphNavTask:
 
     def failure_metrics(self, spec: EpisodeSpec) -> dict[str, float]:
         return failure_metrics(spec.payload["task"])
+
+    def scoring_rules(self, task_cfg: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Success is reaching the goal node: no radius, recorded as `success_distance: null` (the key every
+        run's results carry)."""
+        return {"success_distance": None}

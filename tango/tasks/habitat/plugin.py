@@ -11,6 +11,7 @@ names the file, the episode and the field; task.strict=true refuses the file at 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -19,7 +20,9 @@ from tango.formats.fields import EpisodeError
 from tango.habitat_compat import habitat_sim_available
 from tango.harness.config import ConfigError
 from tango.harness.episode import EpisodeSpec
+from tango.harness.scoring import BaseTask
 from tango.tasks.flow import HabitatFlow, HabitatTaskConfig, MalformedEpisode, dataset_paths
+from tango.tasks.measures import scoring_rules
 
 if TYPE_CHECKING:
     from tango.tasks.habitat.runner import HabitatRunner
@@ -78,7 +81,7 @@ def unique_ids(specs: list[EpisodeSpec]) -> list[EpisodeSpec]:
     ]
 
 
-class HabitatTask:
+class HabitatTask(BaseTask):
     """TaskPlugin of one Habitat benchmark; subclasses set `flow`."""
 
     flow: ClassVar[type[HabitatFlow]] = HabitatFlow
@@ -104,3 +107,7 @@ class HabitatTask:
     def failure_metrics(self, spec: EpisodeSpec) -> dict[str, float]:
         flow = self._flow or self.flow(self.flow.schema())
         return flow.failure_metrics(spec)
+
+    def scoring_rules(self, task_cfg: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The benchmark's success radius, distance definition and their source (tango.tasks.measures)."""
+        return scoring_rules(task_cfg)

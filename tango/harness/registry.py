@@ -2,19 +2,19 @@
 
 A schema's `plugin` field defaults to the task's `TaskPlugin` ("module:attribute"), so `task=<name>` needs no
 plugin line in the YAML (one may still override it). `sections` are other top-level config sections the task
-owns (GraphNav's `graphnav`). Tasks register when their module is imported: every module directly inside
-`tango/tasks/` is imported on the first lookup, and third-party packages add theirs through the entry-point
-group `tango.tasks` (an entry point names a module whose import registers tasks).
+owns (GraphNav's `graphnav`). A task registers when its module is imported: the entry point registers the
+built-in ones (tango.config_schema.register_builtin_tasks), and third-party packages add theirs through the
+entry-point group `tango.tasks` (an entry point names a module whose import registers tasks), loaded on the
+first lookup. The harness names no task itself.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
-from tango.plugins import import_package_modules, load_entry_points
+from tango.plugins import load_entry_points
 
 ENTRY_POINT_GROUP = "tango.tasks"
-BUILTIN_PACKAGE = "tango.tasks"
 
 
 class TaskRegistryError(ValueError):
@@ -32,7 +32,7 @@ class TaskEntry:
 
 @dataclass
 class TaskRegistry:
-    """Registered tasks by name; built-ins and entry points are loaded on the first lookup."""
+    """Registered tasks by name; the entry points are loaded on the first lookup."""
 
     entries: dict[str, TaskEntry] = field(default_factory=dict)
     loaded_plugins: set[str] = field(default_factory=set)
@@ -55,11 +55,10 @@ class TaskRegistry:
         return entry
 
     def scan(self) -> None:
-        """Import the modules of tango/tasks and every entry point of the group (once)."""
+        """Import every entry point of the group (once)."""
         if self.scanned:
             return
         self.scanned = True
-        import_package_modules(BUILTIN_PACKAGE)
         load_entry_points(ENTRY_POINT_GROUP, self.loaded_plugins, "task")
 
     def get(self, name: str) -> TaskEntry:
