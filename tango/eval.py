@@ -24,6 +24,7 @@ from omegaconf.errors import OmegaConfBaseException
 
 from tango.analysis.breakdown import write_breakdown
 from tango.config_schema import register_configs
+from tango.formats.fields import DatasetError
 from tango.harness.config import ConfigError
 from tango.harness.dirlock import OutputDirBusy
 from tango.harness.episode import PluginError
@@ -32,7 +33,7 @@ from tango.harness.results import ResultsError
 from tango.harness.run import RunError, run_evaluation
 from tango.preflight import PreflightError, preflight
 from tango.programs.generators.config import GeneratorError
-from tango.tasks.fields import DatasetError
+from tango.scenes.datasets.default import prepare_default_dataset
 
 CONFIG_DIR = str(Path(__file__).resolve().parent.parent / "configs")
 VERBOSE_FLAG = "--verbose"
@@ -79,6 +80,7 @@ def _hydra_main(cfg: DictConfig) -> None:
     try:
         config = resolved(cfg)
         preflight(config)
+        prepare_default_dataset(config)
         run_evaluation(config, analyse=write_breakdown)
     except USER_ERRORS as error:
         if _verbose[0]:

@@ -19,11 +19,11 @@ import numpy as np
 
 from tango.agent.config import AgentConfig
 from tango.agent.sim_session import SimSession
+from tango.formats.pointnav import load_episodes
 from tango.navigation.actions import STOP
 from tango.navigation.navigator import Navigator
 from tango.scenes.datasets.default import ensure_default_dataset
 from tango.sim.config import EmbeddedSimConfig
-from tango.tasks.pointnav import load_episodes
 
 
 def main(argv: list[str]) -> int:

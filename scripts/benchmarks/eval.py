@@ -77,7 +77,10 @@ def _config(task: str, output_dir: Path, overrides: list[str]) -> dict[str, Any]
 
 
 def _quiet_run(config: dict[str, Any]) -> dict[str, Any]:
+    from tango.scenes.datasets.default import ensure_default_dataset
+
     quiet = Console(file=open(os.devnull, "w"))  # noqa: SIM115  (lives as long as the run)
+    ensure_default_dataset()  # (the entry point's step: the task loaders only find the dataset)
     return run_evaluation(config, console=quiet, table_console=quiet).summary
 
 

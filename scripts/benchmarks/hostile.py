@@ -116,7 +116,8 @@ def first_instruction(task: str) -> str:
     root = ensure_default_dataset()
     if task == "openeqa":
         return str(json.loads((root / "openeqa/val/open-eqa-v0.json").read_text())[0]["question"])
-    from tango.tasks.objectnav import object_instruction, read_episodes
+    from tango.formats.objectnav import read_episodes
+    from tango.tasks.objectnav import object_instruction
 
     return object_instruction(read_episodes(root / "objectnav/val/val.json.gz").episodes[0].object_category)
 

@@ -35,9 +35,11 @@ from tango.programs.generators.llm import LLMProgramGenerator
 def instructions(task: str, count: int) -> list[str]:
     """The instructions the agent gets in the task's first `count` episodes (GOAT: one per episode, the
     default `task.program=episode`)."""
+    from tango.scenes.datasets.default import ensure_default_dataset
     from tango.tasks import goat, objectnav, openeqa
     from tango.tasks.flow import dataset_paths
 
+    ensure_default_dataset()
     flows = {
         "objectnav": objectnav.ObjectGoalFlow(objectnav.ObjectNavTaskConfig()),
         "goat": goat.GoatFlow(goat.GoatTaskConfig()),

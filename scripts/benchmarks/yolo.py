@@ -25,6 +25,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tango.formats.objectnav import load_episodes
 from tango.perception.config import DetectorConfig, PerceptionConfig
 from tango.perception.context import BuildContext, SharedModels
 from tango.perception.detections import normalise_label
@@ -34,7 +35,6 @@ from tango.perception.oracle.visible import visible_objects
 from tango.perception.yolo import YoloDetector, yolo_detector
 from tango.sim.render import Renderer
 from tango.sim.scene import load_scene
-from tango.tasks.objectnav import load_episodes
 from tango.types.observation import Observation
 from tango.types.poses import camera_pose, quaternion_to_yaw
 

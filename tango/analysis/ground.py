@@ -15,14 +15,14 @@ from typing import Any
 
 import numpy as np
 
+from tango.formats.goat import GoatEpisode
+from tango.formats.nav_episodes import NavEpisode, resolve_scene_path
+from tango.formats.openeqa import EQAQuestion
 from tango.harness.episode import load_plugin
 from tango.scenes.datasets.visibility import VisibilityRenderer
 from tango.sim.scene import load_scene
-from tango.tasks.episodes import NavEpisode, resolve_scene_path
 from tango.tasks.flow import dataset_paths
-from tango.tasks.goat import GoatEpisode
-from tango.tasks.habitat_runner import HabitatTask, task_config
-from tango.tasks.openeqa import EQAQuestion
+from tango.tasks.habitat.plugin import HabitatTask, task_config
 from tango.types.poses import camera_pose
 from tango.types.scene import SceneAnnotations, SceneObject
 

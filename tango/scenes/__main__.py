@@ -1,5 +1,5 @@
-"""Command line of tango.scenes: `generate` a synthetic dataset, `preview` a scene as PNGs, `stats` of a split,
-`ks`: how far a split's start distances are from HM3D's."""
+"""Command line of tango.scenes: `generate` a synthetic dataset, `default`: prepare the cached default dataset,
+`preview` a scene as PNGs, `stats` of a split, `ks`: how far a split's start distances are from HM3D's."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import logging
 import sys
 from pathlib import Path
 
-from tango.scenes.datasets.default import DEFAULT_NAME, PRESETS
+from tango.scenes.datasets.default import DEFAULT_NAME, PRESETS, ensure_default_dataset
 from tango.scenes.datasets.generate import DatasetGenerationError, generate_dataset
 
 
@@ -35,6 +35,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     gen.add_argument("--seed", type=int, default=0)
     gen.add_argument("--overwrite", action="store_true", help="replace an existing dataset folder")
+    commands.add_parser(
+        "default",
+        help="generate the default dataset into the cache ($TANGO_CACHE) unless it is current there",
+    )
     preview = commands.add_parser("preview", help="top-down map and first-person views of a scene")
     preview.add_argument("scene", type=Path, help="the scene's .glb (annotations beside it)")
     preview.add_argument("--out", type=Path, required=True)
@@ -68,6 +72,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return 1
         print(f"wrote {args.out}: {stamp['counts']} in {stamp['generation_seconds']} s")
+        return 0
+    if args.command == "default":
+        print(ensure_default_dataset())
         return 0
     if args.command == "ks":
         from tango.scenes.datasets.distances import start_distance_report

@@ -19,7 +19,7 @@ import trimesh
 from tango.scenes.clutter import ClutterConfig, add_clutter, add_lookalikes
 from tango.scenes.furnish import RoomFurnisher
 from tango.scenes.layout import FloorPlan, LayoutConfig, generate_floor_plan
-from tango.scenes.objects import box, merge
+from tango.scenes.parts import box, merge
 from tango.scenes.placed import FurnishConfig, PlacedObject
 from tango.scenes.recipes import FILLERS, RECIPES, add_filler
 

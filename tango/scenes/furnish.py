@@ -14,7 +14,8 @@ import trimesh
 from scipy import ndimage
 
 from tango.scenes.layout import Door, FloorPlan, Rect, Room
-from tango.scenes.objects import CATEGORIES, Size, build_object
+from tango.scenes.objects import CATEGORIES, build_object
+from tango.scenes.parts import Size
 from tango.scenes.placed import (
     WALL_YAW,
     Candidate,

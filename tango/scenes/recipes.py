@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tango.scenes.furnish import RoomFurnisher
-from tango.scenes.objects import CATEGORIES, Size
+from tango.scenes.objects import CATEGORIES
+from tango.scenes.parts import Size
 from tango.scenes.placed import PlacedObject, wall_side
 
 UPRIGHT_PILLOW = Size(0.42, 0.16, 0.4)

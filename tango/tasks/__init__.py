@@ -1,3 +1,3 @@
-"""One module per benchmark (episode loading in its own file format, the instruction the agent gets, goal inputs,
-scoring), each registering its config schema in `tango.harness.registry`; `tango.tasks.habitat` is the runner
-the Habitat benchmarks share."""
+"""One module per benchmark flow (the instruction the agent gets, goal inputs, the programs it runs, scoring),
+each registering its config schema in `tango.harness.registry`; the episode files are read by tango.formats, and
+`tango.tasks.habitat` holds what the Habitat benchmarks share (the harness plugin and the per-worker runner)."""

@@ -15,11 +15,12 @@ from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
+from tango.formats.fields import DatasetError, EpisodeError, Loaded
+from tango.formats.nav_episodes import ViewPoint
+from tango.formats.synthetic import STAMP_FILE, default_dataset_root, read_stamp
 from tango.harness.episode import EpisodeResult, EpisodeSpec
 from tango.programs.generators.record import GenerationRecord
 from tango.programs.interpreter import RunResult, StopReason
-from tango.tasks.episodes import ViewPoint
-from tango.tasks.fields import DatasetError, Loaded
 from tango.tasks.measures import DISTANCE_DEFINITIONS
 from tango.types.goals import GoalImage
 
@@ -30,7 +31,7 @@ Point = Sequence[float] | np.ndarray
 class HabitatTaskConfig:
     """The `task` section every Habitat benchmark shares: where its episodes are and the step budget.
 
-    `data_path` null means the synthetic default dataset (generated on first use), split `split`: `val` (dev:
+    `data_path` null means the synthetic default dataset (prepared by the entry point), split `split`: `val` (dev:
     tune and design here) or `test` (from other scene seeds: the split reported figures come from); with a
     `data_path` the file names its own split and `split` is not used. `scenes_dir` is the folder the episodes'
     scene_id paths are relative to (null: the dataset's scenes/ beside it); `strict` refuses the whole file
@@ -64,6 +65,14 @@ class NavTaskConfig(HabitatTaskConfig):
             raise ValueError(
                 f"task.distance_to must be one of {tuple(DISTANCE_DEFINITIONS)}, got {self.distance_to!r}"
             )
+
+
+@dataclass(frozen=True)
+class MalformedEpisode:
+    """The payload of an episode the loader could not read: running it raises the loader's problem."""
+
+    task: str
+    problem: EpisodeError
 
 
 class GoalInstance(Protocol):
@@ -226,24 +235,29 @@ def episode_result(
 
 
 def dataset_paths(task: HabitatTaskConfig, data_file: str) -> tuple[Path, Path]:
-    """(episode file, scenes folder): the configured ones, else the synthetic default dataset (made on first use)."""
+    """(episode file, scenes folder): the configured ones, else the synthetic default dataset's, which the
+    entry point prepares (tango.eval; elsewhere `python -m tango.scenes default`)."""
     if task.data_path:
         data = Path(task.data_path)
         if not data.exists():
             raise DatasetError(data, "not found (task.data_path)")
         if task.scenes_dir:
             return data, Path(task.scenes_dir)
-        root = next((p for p in data.parents if (p / "dataset.json").is_file()), None)
+        root = next((p for p in data.parents if (p / STAMP_FILE).is_file()), None)
         if root is None:
             raise DatasetError(
                 data,
-                "task.data_path is not inside a tango dataset folder (no dataset.json above it): "
+                f"task.data_path is not inside a tango dataset folder (no {STAMP_FILE} above it): "
                 "set task.scenes_dir to the folder its scene_id paths are relative to",
             )
         return data, root / "scenes"
-    from tango.scenes.datasets.default import ensure_default_dataset
-
-    root = ensure_default_dataset()
+    root = default_dataset_root()
+    if read_stamp(root) is None:
+        raise DatasetError(
+            root,
+            "the default synthetic dataset is not prepared: `python -m tango.eval` prepares it before the "
+            "first episode; elsewhere run `python -m tango.scenes default` (or set task.data_path)",
+        )
     data = root / data_file.format(split=task.split)
     if not data.exists():
         splits = (

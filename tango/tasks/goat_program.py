@@ -22,15 +22,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from tango.formats.goat import GoatSubtask
 from tango.programs.interpreter import RunResult
 from tango.tasks.flow import EpisodeRun, NavTaskConfig, goal_points
 from tango.tasks.objectnav import object_instruction
 from tango.types.goals import GoalImage
-
-if TYPE_CHECKING:
-    from tango.tasks.goat import GoatSubtask
 
 PROGRAM_MODES = ("episode", "subtask")
 GOAL_PHRASES = {

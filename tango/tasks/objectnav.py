@@ -1,40 +1,21 @@
-"""HM3D ObjectNav (habitat-lab ObjectNav-v1, and HM3D's v2 files of the same shape): episode loading and the
-episode flow.
+"""HM3D ObjectNav's episode flow: the agent is told "Find a <category>." and scored at its first stop.
 
-`read_episodes` reads `{split}.json.gz` and its `content/{scene}.json.gz` files, filling each episode's goals
-from goals_by_category (FORMATS.md), and returns the good episodes with a named problem per malformed one;
-`load_episodes` refuses the whole split at the first malformed episode. The flow tells the agent "Find a
-<category>." and scores its first stop.
+The episodes are read by tango.formats.objectnav (ObjectNav-v1 files).
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
+from tango.formats.fields import Loaded
+from tango.formats.nav_episodes import NavEpisode
+from tango.formats.objectnav import read_episodes
 from tango.harness.episode import EpisodeResult, EpisodeSpec
 from tango.harness.registry import register_task
-from tango.tasks.episodes import NavEpisode, read_nav_episodes
-from tango.tasks.fields import Loaded
 from tango.tasks.flow import EpisodeRun, HabitatFlow, NavTaskConfig, episode_result, goal_points
-from tango.tasks.habitat_runner import HabitatTask
-
-ObjectNavEpisode = NavEpisode
-
-
-def read_episodes(path: str | os.PathLike[str]) -> Loaded[ObjectNavEpisode]:
-    """Episodes of one ObjectNav split (the split file or its directory), with per-episode problems."""
-    return read_nav_episodes(path)
-
-
-def load_episodes(path: str | os.PathLike[str]) -> list[ObjectNavEpisode]:
-    """Episodes of one ObjectNav split; a malformed episode refuses the file (EpisodeError)."""
-    return read_episodes(path).strict()
-
-
-# --- the ObjectNav flow -----------------------------------------------------------------------------------------
+from tango.tasks.habitat.plugin import HabitatTask
 
 
 @dataclass

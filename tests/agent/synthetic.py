@@ -21,7 +21,7 @@ from tango.scenes.datasets.objectnav import ObjectNavConfig
 from tango.scenes.datasets.openeqa import OpenEQAConfig
 from tango.scenes.datasets.ovon import OVONConfig
 from tango.scenes.datasets.pointnav import PointNavConfig
-from tango.tasks.habitat_runner import HabitatTask
+from tango.tasks.habitat.plugin import HabitatTask
 
 TASK_SPLITS = {
     "objectnav": "val",

@@ -16,12 +16,12 @@ import numpy as np
 import pytest
 
 from tango.agent.habitat_agent import HabitatAgent
+from tango.formats import objectnav
 from tango.harness.episode import EpisodeContext
 from tango.perception.build import describe_config
 from tango.perception.memories import FrameFeatureMemory
 from tango.perception.oracle.scorer import OracleTextScorer
 from tango.perception.value_scorers import ClipScorer
-from tango.tasks import objectnav
 from tango.tasks.habitat.episode_run import SimEpisode
 from tango.tasks.habitat.runner import HabitatRunner
 from tango.trace.writer import Trace

@@ -14,12 +14,12 @@ import numpy as np
 import pytest
 
 from tango.agent.habitat_agent import HabitatAgent
+from tango.formats import objectnav
 from tango.navigation.navigator import Navigator
 from tango.perception.build import PerceptionBundle
 from tango.perception.image_goal import MatchResult
 from tango.perception.image_goal_search import KeypointLocator
 from tango.perception.oracle.ground_truth import GroundTruth
-from tango.tasks import objectnav
 from tango.tasks.habitat.runner import HabitatRunner
 from tango.trace.budget import Budget
 from tango.types.goals import GoalImage

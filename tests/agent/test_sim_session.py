@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from tango.agent.sim_session import TILT_LIMIT_DEG, SimSession
+from tango.formats import objectnav
+from tango.formats.nav_episodes import NavEpisode
 from tango.sim.config import EmbeddedSimConfig
-from tango.tasks import objectnav
-from tango.tasks.episodes import NavEpisode
 from tango.types.poses import forward_vector
 from tests.agent.synthetic import data_path
 

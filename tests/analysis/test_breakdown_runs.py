@@ -14,11 +14,11 @@ from tango.agent.sim_session import SimSession
 from tango.analysis import causes
 from tango.analysis.breakdown import BREAKDOWN_FILE, analyse_run, failed_cases, write_breakdown
 from tango.analysis.ground import RunGroundTruth
+from tango.formats.nav_episodes import resolve_scene_path
 from tango.harness.run import run_evaluation
 from tango.inspect import main as inspect_main
 from tango.sim.habitat_env import sim_config_from_dict
 from tango.sim.scene import load_annotations
-from tango.tasks.episodes import resolve_scene_path
 from tango.trace.reader import read_trace, segments
 from tango.types.poses import yaw_to_quaternion
 from tests.agent.synthetic import eval_config, plugin, read_jsonl

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tango.tasks.episodes import AgentState, ObjectGoal, ViewPoint
+from tango.formats.nav_episodes import AgentState, ObjectGoal, ViewPoint
 from tango.tasks.flow import NavTaskConfig, goal_points
 from tango.tasks.measures import (
     DISTANCE_DEFINITIONS,

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import numpy as np
 
+from tango.formats import goat
+from tango.formats.goat import GoatGoal
 from tango.sim.render import Renderer
 from tango.sim.scene import LoadedScene, load_scene
-from tango.tasks import goat
-from tango.tasks.goat import GoatGoal
 from tango.types.observation import Observation
 from tango.types.poses import camera_pose, forward_vector, quaternion_to_yaw
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from tango.formats.objectnav import load_episodes
 from tango.harness.run import run_evaluation
 from tango.perception.build import build_perception
 from tango.perception.registry import REGISTRY, ComponentError
-from tango.tasks.objectnav import load_episodes
 from tests.agent.synthetic import data_path, eval_config, read_jsonl
 
 DETECTOR_MODULE = '''

@@ -17,11 +17,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tango.formats import goat
 from tango.harness.episode import EpisodeContext
 from tango.perception.oracle import scene as oracle_scene
 from tango.perception.oracle.ground_truth import GroundTruth
 from tango.sim import scene as scene_files
-from tango.tasks import goat
 from tango.tasks.habitat.episode_run import SimEpisode
 from tango.trace.writer import Trace
 from tango.types.observation import Observation

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tango.formats import goat, openeqa
 from tango.perception.config import MatcherConfig
 from tango.perception.image_goal import SiftMatcher, best_goal, calibrate_threshold
 from tango.perception.models import placement
@@ -17,7 +18,6 @@ from tango.perception.oracle.scene import OracleScene
 from tango.perception.oracle.visible import visible_objects
 from tango.perception.text_similarity import TextEmbedder
 from tango.scenes.datasets.generate import DatasetConfig, generate_dataset
-from tango.tasks import goat, openeqa
 from tango.tasks.openeqa_scoring import normalise_answer
 from tests.perception import rendered
 

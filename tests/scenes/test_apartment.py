@@ -12,7 +12,7 @@ import trimesh
 
 from tango.scenes.apartment import Apartment, ApartmentConfig, generate_apartment
 from tango.scenes.layout import ROOM_TYPES
-from tango.scenes.objects import COLORS
+from tango.scenes.parts import COLORS
 from tango.sim.navgrid import NavGrid
 from tango.sim.scene import load_annotations, load_scene
 

@@ -12,18 +12,19 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tango.formats import goat, objectnav, openeqa, ovon
+from tango.formats.fields import DatasetError
+from tango.formats.synthetic import STAMP_FILE, read_stamp
 from tango.scenes import __main__ as scenes_cli
 from tango.scenes.datasets import default as default_dataset
 from tango.scenes.datasets import openeqa as openeqa_writer
 from tango.scenes.datasets.descriptions import DescriptionFacts
 from tango.scenes.datasets.facts import find_neighbours
 from tango.scenes.datasets.generate import (
-    STAMP_FILE,
     DatasetConfig,
     DatasetGenerationError,
     apartment_scene_writer,
     generate_dataset,
-    read_stamp,
 )
 from tango.scenes.datasets.objectnav import HM3D_CATEGORIES, ObjectNavConfig
 from tango.scenes.datasets.ovon import OVONConfig
@@ -38,8 +39,6 @@ from tango.scenes.datasets.vocabulary import OPEN_NAMES
 from tango.sim.navgrid import NavGrid
 from tango.sim.render import Renderer
 from tango.sim.scene import LoadedScene, load_scene
-from tango.tasks import goat, objectnav, openeqa, ovon
-from tango.tasks.fields import DatasetError
 
 CONFIG = DatasetConfig(
     num_scenes=2,
@@ -268,7 +267,7 @@ def test_openeqa_questions_have_all_categories_and_start_poses(dataset: Path) ->
 
 
 def test_evaluation_questions_are_the_training_questions_in_held_out_words(dataset: Path) -> None:
-    heldout = openeqa.load_episodes(dataset / "openeqa" / "val" / openeqa_writer.QUESTIONS_FILE)
+    heldout = openeqa.load_episodes(dataset / "openeqa" / "val" / openeqa.QUESTIONS_FILE)
     train = openeqa.load_episodes(dataset / "openeqa" / "val" / openeqa_writer.TRAIN_QUESTIONS_FILE)
     assert [q.question_id for q in heldout] == [q.question_id for q in train]
     assert [(q.answer, q.facts) for q in heldout] == [(q.answer, q.facts) for q in train]
@@ -361,6 +360,17 @@ def test_stale_default_dataset_is_regenerated(tmp_path: Path, monkeypatch: pytes
     assert not (tmp_path / f".{default_dataset.DEFAULT_NAME}.partial-killed").exists()
     stamp = read_stamp(root)
     assert stamp is not None and stamp["num_scenes"] == 1
+
+
+def test_the_entry_point_prepares_the_default_dataset_only_for_a_task_that_reads_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(default_dataset, "ensure_default_dataset", lambda: tmp_path)
+    assert default_dataset.prepare_default_dataset({"task": {"name": "goat", "data_path": None}}) == tmp_path
+    assert (
+        default_dataset.prepare_default_dataset({"task": {"name": "goat", "data_path": "mine.json"}}) is None
+    )
+    assert default_dataset.prepare_default_dataset({"task": {"name": "graphnav"}}) is None
 
 
 def test_loader_names_the_file_episode_and_field_of_a_subtask_with_an_unknown_object(

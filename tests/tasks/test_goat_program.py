@@ -9,13 +9,14 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tango.formats.goat import GoatEpisode, GoatGoal, GoatSubtask
+from tango.formats.nav_episodes import AgentState, ViewPoint
 from tango.harness.episode import EpisodeSpec
 from tango.programs.generators.record import Attempt, GenerationRecord
 from tango.programs.interpreter import RunResult, StopReason
 from tango.programs.parser import parse
-from tango.tasks.episodes import AgentState, ViewPoint
 from tango.tasks.flow import NavTaskConfig
-from tango.tasks.goat import GoatEpisode, GoatFlow, GoatGoal, GoatSubtask, GoatTaskConfig
+from tango.tasks.goat import GoatFlow, GoatTaskConfig
 from tango.tasks.goat_program import (
     SubtaskScores,
     episode_inputs,

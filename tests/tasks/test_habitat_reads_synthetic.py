@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tango.formats import objectnav
 from tango.habitat_compat import ensure_habitat_importable
 from tango.scenes.datasets.generate import DatasetConfig, generate_dataset
-from tango.tasks import objectnav
 
 
 def test_habitat_objectnav_dataset_loads_synthetic_split(tmp_path: Path) -> None:

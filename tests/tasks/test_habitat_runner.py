@@ -17,14 +17,14 @@ import numpy as np
 import pytest
 
 from tango.agent.habitat_agent import HabitatAgent
+from tango.formats import goat
 from tango.harness.episode import EpisodeContext, EpisodeResult, EpisodeSpec
 from tango.harness.run import run_evaluation
 from tango.primitives.context import AgentContext
 from tango.programs.interpreter import RunResult
 from tango.sim.follower import OracleGeodesicFollower
-from tango.tasks import goat
+from tango.tasks.habitat.plugin import HabitatTask
 from tango.tasks.habitat.runner import HabitatRunner
-from tango.tasks.habitat_runner import HabitatTask
 from tango.tasks.objectnav import ObjectNavTask
 from tango.types.goals import GoalImage
 from tests.agent.synthetic import TaskWrapper, eval_config, plugin, read_jsonl

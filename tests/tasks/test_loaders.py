@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from tango.tasks import goat, objectnav, openeqa, ovon
-from tango.tasks.episodes import resolve_scene_path
-from tango.tasks.fields import DatasetError, EpisodeError
+from tango.formats import goat, objectnav, openeqa, ovon
+from tango.formats.fields import DatasetError, EpisodeError
+from tango.formats.nav_episodes import resolve_scene_path
 
 HM3D_SCENE = "hm3d/val/00800-TEEsavR23oF/TEEsavR23oF.basis.glb"
 GOAT_SCENE = "hm3d/val//00800-TEEsavR23oF/TEEsavR23oF.basis.glb"  # as GOAT-Bench publishes it (double slash)

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from tango.formats.fields import EpisodeError
 from tango.harness.run import run_evaluation
-from tango.tasks.fields import EpisodeError
-from tango.tasks.habitat_runner import MalformedEpisode
+from tango.tasks.flow import MalformedEpisode
 from tests.agent.synthetic import TASK_SPLITS, eval_config, plugin, read_jsonl
 
 

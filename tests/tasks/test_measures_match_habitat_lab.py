@@ -22,6 +22,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tango.formats.goat import GoatEpisode
+from tango.formats.nav_episodes import resolve_scene_path
 from tango.habitat_compat import ensure_habitat_importable
 from tango.harness.episode import EpisodeContext, EpisodeResult, EpisodeSpec
 from tango.harness.run import run_evaluation
@@ -29,10 +31,9 @@ from tango.primitives.context import AgentContext
 from tango.programs.interpreter import RunResult
 from tango.sim.follower import OracleGeodesicFollower
 from tango.sim.habitat_env import make_objectnav_env, sim_config_from_dict
-from tango.tasks.episodes import resolve_scene_path
-from tango.tasks.goat import GoatEpisode, subtask_instruction
+from tango.tasks.goat_program import subtask_instruction
+from tango.tasks.habitat.plugin import HabitatTask
 from tango.tasks.habitat.runner import HabitatRunner
-from tango.tasks.habitat_runner import HabitatTask
 from tests.agent.synthetic import TaskWrapper, data_path, eval_config, plugin, read_jsonl
 
 ensure_habitat_importable()

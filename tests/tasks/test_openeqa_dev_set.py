@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from tango.tasks.openeqa import load_episodes
+from tango.formats.openeqa import load_episodes
 from tango.tasks.openeqa_report import breakdown, right_by_content
 
 DEV = Path(__file__).resolve().parents[1] / "perception" / "data" / "openeqa_dev" / "open-eqa-v0.json"

@@ -11,11 +11,11 @@ import pytest
 import torch
 from omegaconf import OmegaConf
 
+from tango.formats.fields import EpisodeError
+from tango.formats.pointnav import load_episodes, read_episodes
 from tango.harness.run import run_evaluation
 from tango.navigation.pointnav_checkpoint import checkpoint_dict
 from tango.navigation.pointnav_small import SmallPointNavPolicy
-from tango.tasks.fields import EpisodeError
-from tango.tasks.pointnav import load_episodes, read_episodes
 from tests.agent.synthetic import data_path, eval_config, read_jsonl
 
 

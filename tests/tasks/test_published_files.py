@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from tango.tasks.episodes import read_nav_episodes
-from tango.tasks.objectnav import read_episodes as read_objectnav
+from tango.formats.nav_episodes import read_nav_episodes
+from tango.formats.objectnav import read_episodes as read_objectnav
 
 PUBLISHED = Path(__file__).parent / "published"
 MP3D_VAL_MINI = PUBLISHED / "objectnav_mp3d" / "val_mini"
 
 
 def test_the_published_mp3d_val_mini_loads_all_30_episodes(caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.WARNING, logger="tango.tasks.episodes"):
+    with caplog.at_level(logging.WARNING, logger="tango.formats.nav_episodes"):
         loaded = read_objectnav(MP3D_VAL_MINI)
     assert loaded.problems == []
     assert len(loaded.episodes) == 30

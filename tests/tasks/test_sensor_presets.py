@@ -15,9 +15,10 @@ from PIL import Image
 
 from tango.agent.sim_session import SimSession
 from tango.eval import CONFIG_DIR
+from tango.formats import goat
 from tango.harness.run import run_evaluation
 from tango.sim.habitat_env import sim_config_from_dict
-from tango.tasks import goat
+from tango.tasks.goat import GoatFlow
 from tango.types.goals import GoalImage
 from tests.agent.synthetic import data_path, eval_config, read_jsonl
 
@@ -105,6 +106,6 @@ def test_a_goal_picture_is_asked_for_at_the_stored_width_height_and_hfov() -> No
     instance = goat.GoatGoal(7, "vase", (1.0, 0.5, 1.0), (), (camera,))
     subtask = goat.GoatSubtask("vase", "image", 7, 0, (instance,))
     recorder = _CameraRecorder()
-    picture = goat.GoatFlow.render_goal(subtask, recorder)  # type: ignore[arg-type]
+    picture = GoatFlow.render_goal(subtask, recorder)  # type: ignore[arg-type]
     assert recorder.calls == [((1.0, 1.2, 2.0), (0.0, 0.0, 0.0, 1.0), (200, 120), 55.0)]
     assert picture.pixels.shape == (120, 200, 3) and picture.hfov_deg == 55.0

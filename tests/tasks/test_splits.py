@@ -1,13 +1,15 @@
-"""task.split on the synthetic default dataset: val and test are both reachable, an unknown split is named."""
+"""task.split on the synthetic default dataset: val and test are both reachable, an unknown split is named, and
+a default dataset the entry point has not prepared is refused with the command that prepares it."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from tango.scenes.datasets import default as default_dataset
-from tango.tasks.fields import DatasetError
+from tango.formats.fields import DatasetError
+from tango.formats.synthetic import DEFAULT_NAME, FORMAT, STAMP_FILE
 from tango.tasks.flow import dataset_paths
 from tango.tasks.goat import GoatFlow, GoatTaskConfig
 from tango.tasks.objectnav import ObjectNavTaskConfig
@@ -17,7 +19,8 @@ from tango.tasks.ovon import OvonTaskConfig
 
 @pytest.fixture
 def fake_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "synthetic"
+    monkeypatch.setenv("TANGO_CACHE", str(tmp_path))
+    root = tmp_path / DEFAULT_NAME
     for task in ("objectnav", "ovon", "goat"):
         for split in ("val", "test"):
             (root / task / split).mkdir(parents=True)
@@ -25,7 +28,7 @@ def fake_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for split in ("val", "test"):
         (root / "openeqa" / split).mkdir(parents=True)
         (root / "openeqa" / split / "open-eqa-v0.json").write_text("[]")
-    monkeypatch.setattr(default_dataset, "ensure_default_dataset", lambda: root)
+    (root / STAMP_FILE).write_text(json.dumps({"format": FORMAT}))
     return root
 
 
@@ -46,3 +49,11 @@ def test_val_and_test_resolve_to_their_own_files(fake_default: Path) -> None:
 def test_an_unknown_split_is_named_with_the_ones_there_are(fake_default: Path) -> None:
     with pytest.raises(DatasetError, match=r"task.split='val_unseen' is not a split .*\(it has: test, val\)"):
         dataset_paths(GoatTaskConfig(split="val_unseen"), GoatFlow.data_file)
+
+
+def test_a_default_dataset_not_prepared_is_refused_with_the_fix(fake_default: Path) -> None:
+    (fake_default / STAMP_FILE).unlink()
+    with pytest.raises(
+        DatasetError, match=r"not prepared: `python -m tango.eval` prepares it .*tango.scenes default"
+    ):
+        dataset_paths(GoatTaskConfig(), GoatFlow.data_file)

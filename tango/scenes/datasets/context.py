@@ -13,7 +13,7 @@ import moderngl
 import numpy as np
 
 from tango.scenes.datasets.facts import Neighbours, find_neighbours
-from tango.scenes.datasets.viewpoints import ObjectView, ViewPointConfig, find_view_points
+from tango.scenes.datasets.viewpoints import ObjectView, ViewPointConfig, find_view_points, yaw_quaternion
 from tango.scenes.datasets.visibility import VisibilityRenderer
 from tango.sim.navgrid import NavGrid
 from tango.sim.scene import load_scene
@@ -30,6 +30,11 @@ class StartPose:
     yaw: float
     geodesic_distance: float
     euclidean_distance: float
+
+    @property
+    def rotation(self) -> tuple[float, float, float, float]:
+        """The heading as a quaternion [x, y, z, w]."""
+        return yaw_quaternion(self.yaw)
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""The default synthetic dataset: generated on first use into a cache folder, reused after.
+"""The default synthetic dataset: generated into a cache folder when the entry point first needs it, reused after.
 
 The cache root is `cache_dir`, else `$TANGO_CACHE`, else `~/.cache/tango`; the dataset lives in
 `{root}/synthetic-v3`: HM3D-sized homes (`apartment.HM3D_SIZED`), episode starts whose geodesic distances
@@ -15,19 +15,20 @@ import fcntl
 import logging
 import os
 import shutil
+from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
-from tango.cache import cache_root
+from tango.formats.synthetic import DEFAULT_NAME, default_dataset_root, read_stamp
 from tango.scenes.apartment import HM3D_SIZED
-from tango.scenes.datasets.generate import DatasetConfig, generate_dataset, generator_version, read_stamp
+from tango.scenes.datasets.generate import DatasetConfig, generate_dataset, generator_version
 from tango.scenes.datasets.goat import GoatConfig
 from tango.scenes.datasets.objectnav import ObjectNavConfig
 from tango.scenes.datasets.ovon import OVONConfig
 
 LOG = logging.getLogger(__name__)
 
-DEFAULT_NAME = "synthetic-v3"
 START_DISTANCES = "hm3d_objectnav_val_mini"
 DEFAULT_CONFIG = DatasetConfig(
     num_scenes=6,
@@ -60,7 +61,7 @@ def is_current(root: Path, config: DatasetConfig) -> bool:
 
 def ensure_default_dataset(cache_dir: str | os.PathLike[str] | None = None) -> Path:
     """The folder of the default dataset, generating it first when it is missing or stale."""
-    root = cache_root(cache_dir) / DEFAULT_NAME
+    root = default_dataset_root(cache_dir)
     if is_current(root, DEFAULT_CONFIG):
         return root
     root.parent.mkdir(parents=True, exist_ok=True)
@@ -71,6 +72,16 @@ def ensure_default_dataset(cache_dir: str | os.PathLike[str] | None = None) -> P
             LOG.info("generating the default synthetic dataset into %s (once)", root)
             generate_dataset(root, DEFAULT_CONFIG, overwrite=True)
     return root
+
+
+def prepare_default_dataset(config: Mapping[str, Any]) -> Path | None:
+    """The default dataset, made current first, when a resolved run config's task reads it (its `task` section
+    has a `data_path` key that is null: the Habitat benchmarks); None for any other task. The entry point calls
+    this before the first episode; the task loaders only find the folder (tango.formats.synthetic)."""
+    task = config.get("task") or {}
+    if "data_path" not in task or task["data_path"]:
+        return None
+    return ensure_default_dataset()
 
 
 def _remove_leftovers(root: Path) -> None:

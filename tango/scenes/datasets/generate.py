@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import logging
 import shutil
 import tempfile
@@ -32,19 +31,18 @@ from typing import Any
 
 import numpy as np
 
+from tango.formats import goat as goat_format
+from tango.formats import openeqa as openeqa_format
+from tango.formats.records import split_file_json, write_json, write_json_gz
+from tango.formats.synthetic import FORMAT, STAMP_FILE
 from tango.scenes.apartment import ApartmentConfig, generate_apartment
 from tango.scenes.datasets import goat, objectnav, openeqa, ovon, pointnav
 from tango.scenes.datasets.context import SceneContext, build_scene_context
-from tango.scenes.datasets.records import write_json, write_json_gz
 from tango.scenes.datasets.viewpoints import ViewPointConfig
 from tango.sim.render import create_gl_context
-from tango.tasks import goat as goat_loader
-from tango.tasks import openeqa as openeqa_loader
 
 LOG = logging.getLogger(__name__)
 
-FORMAT = "tango-synthetic/1"
-STAMP_FILE = "dataset.json"
 SPLITS = ("val", "test")
 TEST_STREAM = 1
 """Seeds of test scenes and episodes are SeedSequence([seed, TEST_STREAM, index, ...]): entropy of another
@@ -124,27 +122,24 @@ def generate_dataset(
 
 
 def generator_version() -> str:
-    """A hash of the code that decides the dataset's content (scenes, datasets, navigability, scene loading),
-    stored in the stamp so that a cached dataset from older code is not mistaken for a current one."""
+    """A hash of the code that decides the dataset's content (scenes, datasets, the record writers of
+    tango.formats, navigability, scene loading and its data classes), stored in the stamp so that a cached
+    dataset from older code is not mistaken for a current one."""
     package = Path(__file__).resolve().parents[2]
-    sources = sorted((package / "scenes").rglob("*.py")) + [
-        package / "sim" / "navgrid.py",
-        package / "sim" / "scene.py",
-    ]
+    sources = (
+        sorted((package / "scenes").rglob("*.py"))
+        + sorted((package / "formats").rglob("*.py"))
+        + [
+            package / "sim" / "navgrid.py",
+            package / "sim" / "scene.py",
+            package / "types" / "scene.py",
+        ]
+    )
     digest = hashlib.sha256()
     for source in sources:
         digest.update(source.relative_to(package).as_posix().encode())
         digest.update(source.read_bytes())
     return digest.hexdigest()[:16]
-
-
-def read_stamp(root: Path) -> dict[str, Any] | None:
-    """The dataset.json of a complete dataset folder, or None when absent or unreadable."""
-    try:
-        stamp = json.loads((root / STAMP_FILE).read_text())
-    except (OSError, json.JSONDecodeError):
-        return None
-    return stamp if isinstance(stamp, dict) and stamp.get("format") == FORMAT else None
 
 
 def _move_into_place(partial: Path, out: Path) -> None:
@@ -212,18 +207,18 @@ def _write_split(
         _write_scene(root, split, ctx, config, index, counts, text)
     for name, header in (
         ("objectnav", objectnav.split_header()),
-        ("ovon", ovon.split_header()),
-        ("goat", goat.split_header()),
-        ("pointnav", pointnav.split_header()),
+        ("ovon", split_file_json()),
+        ("goat", split_file_json()),
+        ("pointnav", split_file_json()),
     ):
         write_json_gz(root / name / split / f"{split}.json.gz", header)
-    write_json(root / "goat" / split / goat_loader.FACTS_FILE, text.descriptions)
+    write_json(root / "goat" / split / goat_format.FACTS_FILE, text.descriptions)
     questions = text.questions
     eqa = root / "openeqa" / split
-    write_json(eqa / openeqa.QUESTIONS_FILE, questions.records["heldout"])
+    write_json(eqa / openeqa_format.QUESTIONS_FILE, questions.records["heldout"])
     write_json(eqa / openeqa.TRAIN_QUESTIONS_FILE, questions.records["train"])
-    write_json(eqa / openeqa_loader.STARTS_FILE, questions.starts)
-    write_json(eqa / openeqa_loader.FACTS_FILE, questions.facts)
+    write_json(eqa / openeqa_format.STARTS_FILE, questions.starts)
+    write_json(eqa / openeqa_format.FACTS_FILE, questions.facts)
     counts["openeqa"] = len(questions.records["heldout"])
     return counts
 

@@ -15,13 +15,12 @@ from typing import Any
 
 import numpy as np
 
+from tango.formats.goat import episode_json, image_goal_json, instance_key
+from tango.formats.nav_episodes import goal_json, goals_key
 from tango.scenes.datasets.context import SceneContext
 from tango.scenes.datasets.descriptions import unique_facts
-from tango.scenes.datasets.records import goal_json, round_list, start_json
 from tango.scenes.datasets.starts import episode_start, scene_targets
 from tango.scenes.datasets.viewpoints import ObjectView, footprint_distance
-from tango.tasks.episodes import goals_key
-from tango.tasks.goat import instance_key
 from tango.types.scene import SceneObject
 
 
@@ -45,21 +44,12 @@ class GoatConfig:
     wording: str = "heldout"
 
 
-def split_header() -> dict[str, Any]:
-    """The split file: no episodes (they live in content/)."""
-    return {"episodes": []}
-
-
-def image_goal_json(view: ObjectView, config: GoatConfig, render_pixels: int) -> dict[str, Any]:
-    """The camera of an image goal rendered from a view point."""
+def image_goal(view: ObjectView, config: GoatConfig, render_pixels: int) -> dict[str, Any]:
+    """The camera of an image goal rendered from a view point (`camera_height_m` above it)."""
     x, y, z = view.position
-    return {
-        "position": round_list((x, y + config.camera_height_m, z)),
-        "rotation": round_list(view.rotation, 6),
-        "hfov": config.image_hfov_deg,
-        "image_dimensions": [config.image_size, config.image_size],
-        "frame_coverage": round(view.pixels / render_pixels, 4),
-    }
+    camera = (x, y + config.camera_height_m, z)
+    coverage = view.pixels / render_pixels
+    return image_goal_json(camera, view.rotation, config.image_hfov_deg, config.image_size, coverage)
 
 
 def _image_views(
@@ -99,9 +89,9 @@ def goat_goals(
             images = _image_views(obj, ctx.views[obj.id], config, render_pixels)
             entries.append(
                 {
-                    **goal_json(ctx, obj, category),
+                    **goal_json(obj, category, ctx.views[obj.id]),
                     "children_object_categories": [],
-                    "image_goals": [image_goal_json(v, config, render_pixels) for v in images],
+                    "image_goals": [image_goal(v, config, render_pixels) for v in images],
                     "lang_desc": None if stated is None else stated.text(config.wording, rng),
                 }
             )
@@ -161,17 +151,6 @@ def scene_content(
         start = episode_start(ctx, first_objects, rng, targets, index, config.min_geodesic_m)
         if start is None:
             continue
-        episodes.append(
-            {
-                "episode_id": str(first_id + len(episodes)),
-                "scene_id": ctx.scene_file,
-                **start_json(start),
-                "info": {
-                    "geodesic_distance": round(start.geodesic_distance, 4),
-                    "start_geodesic_distance": round(start.geodesic_distance, 4),
-                },
-                "goals": [],
-                "tasks": tasks,
-            }
-        )
+        episode_id = str(first_id + len(episodes))
+        episodes.append(episode_json(episode_id, ctx.scene_file, start, start.geodesic_distance, tasks))
     return {"episodes": episodes, "goals": goals}, facts

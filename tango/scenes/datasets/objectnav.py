@@ -7,10 +7,9 @@ from typing import Any
 
 import numpy as np
 
+from tango.formats.nav_episodes import goal_json, goals_key, object_goal_episode_json
 from tango.scenes.datasets.context import SceneContext
-from tango.scenes.datasets.records import goal_json, object_goal_episode
 from tango.scenes.datasets.starts import episode_start, scene_targets
-from tango.tasks.episodes import goals_key
 
 # HM3D ObjectNav goal categories (task ids in HM3D's order) and the apartment categories that count as each.
 HM3D_CATEGORIES = {
@@ -51,7 +50,7 @@ def scene_content(
     present = [task for task, ours in HM3D_CATEGORIES.items() if ctx.goal_objects(ours)]
     goals_by_category = {
         goals_key(ctx.scene_file, task): [
-            goal_json(ctx, o, task) for o in ctx.goal_objects(HM3D_CATEGORIES[task])
+            goal_json(o, task, ctx.views[o.id]) for o in ctx.goal_objects(HM3D_CATEGORIES[task])
         ]
         for task in present
     }
@@ -64,5 +63,7 @@ def scene_content(
         start = episode_start(ctx, objects, rng, targets, index, config.min_geodesic_m)
         if start is None:
             continue
-        episodes.append(object_goal_episode(ctx, start, task, objects, str(first_id + len(episodes))))
+        closest = ctx.closest_object(np.asarray(start.position), objects).id
+        episode_id = str(first_id + len(episodes))
+        episodes.append(object_goal_episode_json(ctx.scene_file, start, task, closest, episode_id))
     return {**split_header(), "episodes": episodes, "goals_by_category": goals_by_category}

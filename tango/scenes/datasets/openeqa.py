@@ -15,12 +15,11 @@ from typing import Any
 
 import numpy as np
 
+from tango.formats.openeqa import question_json, start_json_entry
 from tango.scenes.datasets.context import SceneContext
 from tango.scenes.datasets.questions import scene_questions
-from tango.scenes.datasets.records import start_json
 from tango.scenes.datasets.wording import question_text
 
-QUESTIONS_FILE = "open-eqa-v0.json"
 TRAIN_QUESTIONS_FILE = "open-eqa-train.json"
 HISTORY_PREFIX = "tango-synthetic-v2"
 
@@ -57,7 +56,7 @@ def scene_questions_json(
         start = ctx.sample_start(objects, rng, 0.0)
         if start is not None:
             history = f"{HISTORY_PREFIX}/{first_history + index:03d}-synthetic-{ctx.scene_id}"
-            out.starts[history] = {"scene_id": ctx.scene_file, **start_json(start)}
+            out.starts[history] = start_json_entry(ctx.scene_file, start)
     histories = sorted(out.starts)
     if not histories:
         return out
@@ -66,15 +65,9 @@ def scene_questions_json(
     ):
         question_id = f"{ctx.scene_id}-q{index:03d}"
         for pool, wording_rng in (("heldout", heldout_rng), ("train", train_rng)):
-            record: dict[str, Any] = {
-                "question": question_text(q.facts, pool, wording_rng),
-                "answer": q.answer,
-                "category": q.category,
-                "question_id": question_id,
-                "episode_history": histories[index % len(histories)],
-            }
-            if q.extra_answers:
-                record["extra_answers"] = list(q.extra_answers)
+            text = question_text(q.facts, pool, wording_rng)
+            history = histories[index % len(histories)]
+            record = question_json(text, q.answer, q.category, question_id, history, q.extra_answers)
             out.records[pool].append(record)
         out.facts[question_id] = {"facts": q.facts, "evidence": list(q.evidence)}
     return out

@@ -9,11 +9,10 @@ from typing import Any
 
 import numpy as np
 
+from tango.formats.nav_episodes import goal_json, goals_key, object_goal_episode_json
 from tango.scenes.datasets.context import SceneContext
-from tango.scenes.datasets.records import goal_json, object_goal_episode
 from tango.scenes.datasets.starts import episode_start, scene_targets
 from tango.scenes.datasets.vocabulary import goal_name
-from tango.tasks.episodes import goals_key
 
 
 @dataclass(frozen=True)
@@ -25,11 +24,6 @@ class OVONConfig:
     min_geodesic_m: float = 1.0
     start_distances: str = ""
     open_fraction: float = 0.0
-
-
-def split_header() -> dict[str, Any]:
-    """The split file: no episodes (they live in content/)."""
-    return {"episodes": []}
 
 
 def scene_content(
@@ -51,10 +45,15 @@ def scene_content(
             continue
         name = goal_name(category, config.open_fraction, rng) if config.open_fraction > 0 else category
         goals_by_category.setdefault(goals_key(ctx.scene_file, name), _goals(ctx, category, name))
-        episodes.append(object_goal_episode(ctx, start, name, objects, str(first_id + len(episodes))))
+        closest = ctx.closest_object(np.asarray(start.position), objects).id
+        episode_id = str(first_id + len(episodes))
+        episodes.append(object_goal_episode_json(ctx.scene_file, start, name, closest, episode_id))
     return {"episodes": episodes, "goals_by_category": goals_by_category}
 
 
 def _goals(ctx: SceneContext, category: str, name: str) -> list[dict[str, Any]]:
     """The goals of every instance of annotation `category`, named `name`."""
-    return [{**goal_json(ctx, o, name), "children_object_categories": []} for o in ctx.goal_objects(category)]
+    return [
+        {**goal_json(o, name, ctx.views[o.id]), "children_object_categories": []}
+        for o in ctx.goal_objects(category)
+    ]

@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from tango.formats.pointnav import episode_json
 from tango.scenes.datasets.context import SceneContext
-from tango.scenes.datasets.records import round_list
 from tango.scenes.datasets.viewpoints import yaw_quaternion
 from tango.sim.navgrid import NavGrid
 
@@ -66,22 +66,17 @@ def sample_point_goal(grid: NavGrid, rng: np.random.Generator, config: PointNavC
 
 
 def point_goal_episode(episode: PointGoal, scene_file: str, episode_id: str) -> dict[str, Any]:
-    """A PointNav-v1 episode record (habitat-lab's NavigationEpisode fields)."""
-    return {
-        "episode_id": episode_id,
-        "scene_id": scene_file,
-        "start_position": round_list(episode.start),
-        "start_rotation": round_list(yaw_quaternion(episode.yaw), 6),
-        "info": {"geodesic_distance": round(episode.geodesic_distance, 4)},
-        "goals": [{"position": round_list(episode.goal), "radius": SUCCESS_DISTANCE}],
-        "shortest_paths": None,
-        "start_room": None,
-    }
-
-
-def split_header() -> dict[str, Any]:
-    """The split file `{split}.json.gz`: no episodes (they live in content/)."""
-    return {"episodes": []}
+    """A PointNav-v1 episode record of a sampled episode."""
+    rotation = yaw_quaternion(episode.yaw)
+    return episode_json(
+        episode_id,
+        scene_file,
+        episode.start,
+        rotation,
+        episode.goal,
+        episode.geodesic_distance,
+        SUCCESS_DISTANCE,
+    )
 
 
 def scene_content(

@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from tango.tasks import goat, objectnav, ovon
-from tango.tasks.episodes import ObjectGoal
+from tango.formats import goat, objectnav, ovon
+from tango.formats.nav_episodes import ObjectGoal
 
 TASKS = ("objectnav", "ovon", "goat")
 

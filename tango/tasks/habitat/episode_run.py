@@ -18,6 +18,7 @@ from tango.agent.config import AgentConfig
 from tango.agent.habitat_agent import HabitatAgent
 from tango.agent.sim_session import SimSession
 from tango.agent.topdown import render_topdown
+from tango.formats.nav_episodes import resolve_scene_path
 from tango.harness.episode import EpisodeContext
 from tango.navigation.navigator import Navigator
 from tango.perception.build import PerceptionBundle
@@ -32,7 +33,6 @@ from tango.programs.generators.record import GenerationRecord
 from tango.programs.interpreter import Interpreter, RunResult
 from tango.programs.parser import Program
 from tango.sim.config import EmbeddedSimConfig
-from tango.tasks.episodes import resolve_scene_path
 from tango.tasks.flow import HabitatTaskConfig, NavTaskConfig, Point
 from tango.tasks.measures import navigation_metrics
 from tango.trace.budget import Budget

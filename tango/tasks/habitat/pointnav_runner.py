@@ -9,37 +9,44 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
 import numpy as np
 
 from tango.agent.config import AgentConfig
 from tango.agent.sim_session import SimSession
 from tango.config_utils import dataclass_from_dict
+from tango.formats.nav_episodes import resolve_scene_path
+from tango.formats.pointnav import PointNavEpisode
 from tango.harness.episode import EpisodeContext, EpisodeResult, EpisodeSpec
 from tango.navigation.actions import STOP
 from tango.navigation.navigator import Navigator
 from tango.sim.config import sensor_record
 from tango.sim.habitat_env import sim_config_from_dict
-from tango.tasks.episodes import resolve_scene_path
-from tango.tasks.flow import dataset_paths
+from tango.tasks.flow import MalformedEpisode
 from tango.tasks.habitat.runner import sensors_for
-from tango.tasks.habitat_runner import MalformedEpisode
 from tango.tasks.measures import navigation_metrics
-from tango.tasks.pointnav import PointNavEpisode, PointNavFlow, PointNavTaskConfig
 from tango.trace.writer import Trace
+
+
+class PointGoalRules(Protocol):
+    """What the runner reads of the `task` section (tango.tasks.pointnav.PointNavTaskConfig)."""
+
+    max_steps: int
+    success_distance: float
 
 
 class PointNavRunner:
     """One simulator and one navigator per worker; each episode resets the navigator's maps and controller."""
 
-    def __init__(self, cfg: dict[str, Any], task: PointNavTaskConfig) -> None:
+    def __init__(self, cfg: dict[str, Any], task: PointGoalRules, scenes_dir: Path) -> None:
         self.task = task
         self.sim_config = sensors_for(sim_config_from_dict(dict(cfg["sim"])), False)
         self.agent_config = dataclass_from_dict(AgentConfig, cfg.get("agent", {}), "agent")
         self.session = SimSession(self.sim_config)
         self.navigator = Navigator(self.agent_config)
-        self.scenes_dir = dataset_paths(task, PointNavFlow.data_file)[1]
+        self.scenes_dir = scenes_dir
 
     def describe(self) -> dict[str, Any]:
         navigation = self.agent_config.navigation

@@ -25,9 +25,8 @@ from tango.programs.interpreter import Interpreter
 from tango.sim.config import EmbeddedSimConfig, sensor_record
 from tango.sim.habitat_env import sim_config_from_dict
 from tango.sim.scene import annotation_path_for
-from tango.tasks.flow import HabitatFlow, dataset_paths
+from tango.tasks.flow import HabitatFlow, MalformedEpisode, dataset_paths
 from tango.tasks.habitat.episode_run import SimEpisode
-from tango.tasks.habitat_runner import MalformedEpisode
 from tango.trace.writer import Trace
 
 LOG = logging.getLogger(__name__)

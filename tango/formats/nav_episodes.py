@@ -1,8 +1,10 @@
-"""Episode and goal records shared by the benchmark loaders, and the file reading they have in common.
+"""The ObjectNav-v1 episode format that HM3D-OVON and GOAT-Bench build on: its episode, goal and view point
+records, their reader and writer, and the split / content file reading the three share.
 
 The field names are the published ones (habitat-lab ObjectNav-v1, HM3D-OVON, GOAT-Bench); see FORMATS.md.
 The loaders' `read_episodes` returns the good episodes with one named problem per malformed episode
-(`tango.tasks.fields.Loaded`), and `load_episodes` refuses the whole file at the first one.
+(`tango.formats.fields.Loaded`), and `load_episodes` refuses the whole file at the first one. The writers
+(`view_point_json`, `goal_json`, `object_goal_episode_json`) give the records the generator writes.
 
 What scoring uses is validated (positions, ids, categories); what it does not use is tolerated as habitat-lab
 tolerates it. A view point's rotation is such a field: habitat-lab stores it unchecked and its measures use only
@@ -16,17 +18,16 @@ from __future__ import annotations
 import logging
 import math
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol
 
-from tango.tasks.fields import (
+from tango.formats.fields import (
     QUATERNION_NORM_TOLERANCE,
-    DatasetError,
     FieldError,
     Loaded,
     Quat,
@@ -34,14 +35,17 @@ from tango.tasks.fields import (
     join,
     parse_each,
     quat,
-    read_json,
     require,
     short,
     text,
     vec3,
 )
+from tango.formats.records import ROTATION_DIGITS, Pose, round_list, start_json
+from tango.formats.splits import GoalTable, goal_table, split_sources
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    from tango.types.scene import SceneObject
+
 LOG = logging.getLogger(__name__)
 _NORMALISED: ContextVar[list[float] | None] = ContextVar("normalised_view_rotations", default=None)
 """The norms of the view point rotations normalised during the current split read (see rotation_warning)."""
@@ -212,98 +216,6 @@ def parse_object_goal(raw: Any, name: str, object_id: Callable[[Any], int | str]
     )
 
 
-class GoalTable(Generic[T]):
-    """A file's goal dict (`goals_by_category` or GOAT's `goals`), each key parsed on first use; a key whose
-    goals are malformed fails every episode that uses it, with the goal's field named."""
-
-    def __init__(self, table_name: str, raw: dict[str, Any], parse: Callable[[Any, str], T]) -> None:
-        self.table_name = table_name
-        self._raw = raw
-        self._parse = parse
-        self._parsed: dict[str, tuple[T, ...] | FieldError] = {}
-
-    def __contains__(self, key: str) -> bool:
-        return key in self._raw
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._raw)
-
-    def get(self, key: str) -> tuple[T, ...]:
-        """The parsed goals of `key` (FieldError when the key is missing, empty or malformed)."""
-        if key not in self._parsed:
-            self._parsed[key] = self._parse_key(key)
-        parsed = self._parsed[key]
-        if isinstance(parsed, FieldError):
-            raise parsed
-        return parsed
-
-    def _parse_key(self, key: str) -> tuple[T, ...] | FieldError:
-        name = f"{self.table_name}[{key!r}]"
-        if key not in self._raw:
-            return FieldError(name, f"missing (no such key in {self.table_name})")
-        raw_goals = self._raw[key]
-        if not isinstance(raw_goals, list) or not raw_goals:
-            return FieldError(name, "must be a non-empty list of goals")
-        try:
-            return tuple(self._parse(g, f"{name}[{i}]") for i, g in enumerate(raw_goals))
-        except FieldError as exc:
-            return exc
-
-
-def goal_table(file: Path, data: dict[str, Any], shared: dict[str, Any], key: str) -> dict[str, Any]:
-    """The goal dict `key` of a content file merged over the split file's (HM3D keeps goals in content files)."""
-    own = data.get(key, {})
-    if not isinstance(own, dict):
-        raise DatasetError(file, f"'{key}' must be a JSON object keyed by '{{scene file}}_{{category}}'")
-    return {**shared, **own}
-
-
-def resolve_split_file(path: str | os.PathLike[str]) -> Path:
-    """A split file path as given, or for a split directory `DIR/{split}` its `DIR/{split}/{split}.json.gz`."""
-    p = Path(path)
-    if p.is_dir():
-        return p / f"{p.name}.json.gz"
-    return p
-
-
-def content_files(split_file: Path, split_data: dict[str, Any]) -> list[Path]:
-    """The per-scene content files of a split, from its content_scenes_path (default habitat-lab's layout)."""
-    pattern = str(split_data.get("content_scenes_path", "{data_path}/content/{scene}.json.gz"))
-    data_path = str(split_file.parent)
-    prefix = pattern.split("{scene}")[0].format(data_path=data_path)
-    suffix = pattern.split("{scene}")[1] if "{scene}" in pattern else ".json.gz"
-    directory = Path(prefix)
-    if not directory.is_dir():
-        return []
-    return sorted(p for p in directory.iterdir() if p.name.endswith(suffix))
-
-
-def split_sources(
-    path: str | os.PathLike[str],
-) -> tuple[Path, dict[str, Any], list[tuple[Path, dict[str, Any]]]]:
-    """(split file, its data, [(file, data)] for the split file and every content file), each file's top level
-    checked to be an object with an `episodes` list; raises when the split has no episodes anywhere."""
-    split_file = resolve_split_file(path)
-    split_data = _episodes_file(split_file, read_json(split_file))
-    content = content_files(split_file, split_data)
-    if not content and not split_data["episodes"]:
-        raise DatasetError(
-            split_file, "no episodes: the split file has none and there is no content/{scene}.json.gz"
-        )
-    sources = [(split_file, split_data)] + [(p, _episodes_file(p, read_json(p))) for p in content]
-    return split_file, split_data, sources
-
-
-def _episodes_file(file: Path, data: Any) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise DatasetError(file, "top level must be a JSON object with 'episodes'")
-    if "episodes" not in data:
-        raise DatasetError(file, "has no 'episodes' list")
-    if not isinstance(data["episodes"], list):
-        raise DatasetError(file, "'episodes' must be a list")
-    return data
-
-
 def read_nav_episodes(
     path: str | os.PathLike[str], object_id: Callable[[Any], int | str] = lambda v: v
 ) -> Loaded[NavEpisode]:
@@ -370,3 +282,70 @@ def _nav_episode(
         children_object_categories=kids,
         source_file=str(file),
     )
+
+
+# --- writing ----------------------------------------------------------------------------------------------------
+
+
+class View(Pose, Protocol):
+    """A view point to write: a pose and the dataset's visibility score."""
+
+    @property
+    def iou(self) -> float: ...
+
+
+class Start(Pose, Protocol):
+    """An episode start to write: a pose and its geodesic and Euclidean distances to the goal set."""
+
+    @property
+    def geodesic_distance(self) -> float: ...
+
+    @property
+    def euclidean_distance(self) -> float: ...
+
+
+def view_point_json(view: View) -> dict[str, Any]:
+    """`{agent_state: {position, rotation}, iou}` as ObjectNav-v1 writes view points."""
+    return {
+        "agent_state": {
+            "position": round_list(view.position),
+            "rotation": round_list(view.rotation, ROTATION_DIGITS),
+        },
+        "iou": round(view.iou, 4),
+    }
+
+
+def goal_json(obj: SceneObject, category: str, views: Iterable[View]) -> dict[str, Any]:
+    """An ObjectNav-v1 goal (habitat-lab ObjectGoal fields) for one instance, named by the task's category."""
+    return {
+        "position": round_list(obj.center),
+        "radius": None,
+        "object_id": obj.id,
+        "object_name": f"{category}_{obj.id}",
+        "object_category": category,
+        "room_id": None if obj.room_id is None else str(obj.room_id),
+        "room_name": obj.room,
+        "view_points": [view_point_json(v) for v in views],
+    }
+
+
+def object_goal_episode_json(
+    scene_file: str, start: Start, category: str, closest_goal_id: int, episode_id: str
+) -> dict[str, Any]:
+    """One ObjectNav/OVON episode record (goals are filled from goals_by_category by the loaders); `info` also
+    names the start's geodesic distance to the goal set `start_geodesic_distance` (the same value HM3D calls
+    `geodesic_distance`), the figure the start distance distribution is measured on."""
+    return {
+        "episode_id": episode_id,
+        "scene_id": scene_file,
+        **start_json(start),
+        "object_category": category,
+        "info": {
+            "geodesic_distance": round(start.geodesic_distance, 4),
+            "start_geodesic_distance": round(start.geodesic_distance, 4),
+            "euclidean_distance": round(start.euclidean_distance, 4),
+            "closest_goal_object_id": closest_goal_id,
+        },
+        "goals": [],
+        "shortest_paths": None,
+    }

@@ -1,8 +1,9 @@
 """The harness plugin of the Habitat benchmarks: one `HabitatTask` subclass per benchmark names its flow.
 
-`list_episodes` and `failure_metrics` need only the flow (light imports: this runs in the main process and
-when configs are registered); `make_runner` builds the shared simulator runner (tango.tasks.habitat.runner)
-once per worker process, which is why that import happens there. An episode the loader could not read
+Two layers with two jobs: this plugin lists and names episodes in the main process, and
+tango.tasks.habitat.runner runs them in each worker. `list_episodes` and `failure_metrics` need only the flow
+(light imports: this runs in the main process and when configs are registered); `make_runner` builds the
+shared simulator runner once per worker process, which is why that import happens there. An episode the loader could not read
 (task.strict=false) is listed as a `MalformedEpisode` that fails at once with the loader's message, which
 names the file, the episode and the field; task.strict=true refuses the file at start.
 """
@@ -11,17 +12,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from tango.config_utils import dataclass_from_dict
+from tango.formats.fields import EpisodeError
 from tango.habitat_compat import habitat_sim_available
 from tango.harness.config import ConfigError
 from tango.harness.episode import EpisodeSpec
 from tango.harness.scoring import BaseTask
-from tango.tasks.fields import EpisodeError
-from tango.tasks.flow import HabitatFlow, HabitatTaskConfig, dataset_paths
+from tango.tasks.flow import HabitatFlow, HabitatTaskConfig, MalformedEpisode, dataset_paths
 from tango.tasks.measures import scoring_rules
 
 if TYPE_CHECKING:
@@ -42,14 +42,6 @@ def check_simulator(cfg: dict[str, Any]) -> None:
             "(conda install habitat-sim -c conda-forge -c aihabitat; README, 'Real HM3D with habitat-sim') "
             "or use the embedded simulator (sim=embedded)"
         )
-
-
-@dataclass(frozen=True)
-class MalformedEpisode:
-    """The payload of an episode the loader could not read: running it raises the loader's problem."""
-
-    task: str
-    problem: EpisodeError
 
 
 def malformed_spec(task: str, problem: EpisodeError) -> EpisodeSpec:
