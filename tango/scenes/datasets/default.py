@@ -38,7 +38,9 @@ DEFAULT_CONFIG = DatasetConfig(
     seed=0,
     apartment=HM3D_SIZED,
     objectnav=ObjectNavConfig(
-        episodes_per_scene=6, start_distances=START_DISTANCES, geodesic_to_euclid_min_ratio=OBJECTNAV_MIN_RATIO
+        episodes_per_scene=6,
+        start_distances=START_DISTANCES,
+        geodesic_to_euclid_min_ratio=OBJECTNAV_MIN_RATIO,
     ),
     ovon=OVONConfig(episodes_per_scene=6, start_distances=START_DISTANCES, open_fraction=0.7),
     goat=GoatConfig(episodes_per_scene=2, start_distances=START_DISTANCES),
