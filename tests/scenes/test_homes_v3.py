@@ -99,6 +99,33 @@ def test_starts_drawn_in_a_v3_home_follow_the_reference_distances(scene: SceneCo
     )
 
 
+def test_near_straight_starts_are_rejected_as_hm3d_objectnav_rejects_them(scene: SceneContext) -> None:
+    """With min_ratio 1.05 a candidate below it survives with probability at most 20 (1.05 - 0.98)^2 = 0.098,
+    so at most about a tenth of the starts are near-straight (0.2 leaves room for 60 draws' noise), fewer than
+    without the rule, and the distances still follow the reference."""
+    reference = reference_distances(REFERENCE)
+    categories = scene.categories()
+
+    def draw(min_ratio: float) -> list[tuple[float, float]]:
+        rng = np.random.default_rng(1)
+        targets = DistanceTargets(reference, 60, rng)
+        starts = []
+        for index in range(60):
+            objects = scene.goal_objects(categories[index % len(categories)])
+            start = sample_start_at(scene, objects, rng, targets[index], 1.0, min_ratio=min_ratio)
+            assert start is not None and start.geodesic_distance >= 1.0 - 1e-6
+            starts.append((start.geodesic_distance, start.geodesic_distance / start.euclidean_distance))
+        return starts
+
+    def straight_share(starts: list[tuple[float, float]]) -> float:
+        return sum(ratio < 1.05 for _, ratio in starts) / len(starts)
+
+    bent, plain = draw(1.05), draw(0.0)
+    assert straight_share(bent) <= 0.2
+    assert straight_share(bent) < straight_share(plain)
+    assert ks_distance([d for d, _ in bent], reference) <= 0.20
+
+
 @pytest.mark.slow
 def test_default_dataset_splits_are_within_ks_020_of_hm3d() -> None:
     """The cached default dataset (generated on first use): every object-goal split of both val and test."""

@@ -30,12 +30,19 @@ from tango.scenes.datasets.ovon import OVONConfig
 LOG = logging.getLogger(__name__)
 
 START_DISTANCES = "hm3d_objectnav_val_mini"
+OBJECTNAV_MIN_RATIO = 1.05
+"""HM3D ObjectNav's near-straight rejection threshold (ovon `generate_objectnav_episode_v2`, starts.py); OVON and
+GOAT keep the synthetic-v3 starts (their files are unchanged)."""
 DEFAULT_CONFIG = DatasetConfig(
     num_scenes=6,
     test_scenes=10,
     seed=0,
     apartment=HM3D_SIZED,
-    objectnav=ObjectNavConfig(episodes_per_scene=6, start_distances=START_DISTANCES),
+    objectnav=ObjectNavConfig(
+        episodes_per_scene=6,
+        start_distances=START_DISTANCES,
+        geodesic_to_euclid_min_ratio=OBJECTNAV_MIN_RATIO,
+    ),
     ovon=OVONConfig(episodes_per_scene=6, start_distances=START_DISTANCES, open_fraction=0.7),
     goat=GoatConfig(episodes_per_scene=2, start_distances=START_DISTANCES),
 )

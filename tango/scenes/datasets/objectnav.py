@@ -27,11 +27,13 @@ CATEGORY_TO_TASK_ID = {name: index for index, name in enumerate(HM3D_CATEGORIES)
 class ObjectNavConfig:
     """How many episodes per scene and how far their starts are from the goals: `start_distances` names the
     reference distribution the start distances follow (tango.scenes.datasets.starts), "" for uniformly random
-    starts at least `min_geodesic_m` away."""
+    starts at least `min_geodesic_m` away; with a reference, starts whose geodesic / Euclidean distance to the
+    goals is below `geodesic_to_euclid_min_ratio` are rejected as HM3D's generator rejects them (0: none)."""
 
     episodes_per_scene: int = 8
     min_geodesic_m: float = 1.0
     start_distances: str = ""
+    geodesic_to_euclid_min_ratio: float = 0.0
 
 
 def split_header() -> dict[str, Any]:
@@ -60,7 +62,9 @@ def scene_content(
     for index in range(count):
         task = present[index % len(present)]
         objects = ctx.goal_objects(HM3D_CATEGORIES[task])
-        start = episode_start(ctx, objects, rng, targets, index, config.min_geodesic_m)
+        start = episode_start(
+            ctx, objects, rng, targets, index, config.min_geodesic_m, config.geodesic_to_euclid_min_ratio
+        )
         if start is None:
             continue
         closest = ctx.closest_object(np.asarray(start.position), objects).id
