@@ -43,7 +43,7 @@ def city_dir(config: UrbanConfig) -> Path:
     """The configured city folder, or the generated default under the cache (written on first use)."""
     if config.city_dir:
         return Path(config.city_dir)
-    from tango.scenes.datasets.default import cache_root
+    from tango.cache import cache_root
 
     gen = config.generate
     folder = cache_root() / DATA_VERSION / f"seed{gen.seed}-k{gen.per_kind}"

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tango.agent.context import AgentContext
+from tango.primitives.context import AgentContext
 from tango.programs import Budget, Interpreter
 from tango.programs.errors import ProgramError
 from tango.programs.parser import parse

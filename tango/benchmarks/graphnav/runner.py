@@ -46,7 +46,7 @@ def data_root(config: GraphNavConfig) -> Path:
     """The configured data_root, or `{TANGO_CACHE or ~/.cache/tango}/{DATASET_VERSION}` when it is empty."""
     if config.data_root:
         return Path(config.data_root)
-    from tango.scenes.datasets.default import cache_root
+    from tango.cache import cache_root
 
     return cache_root() / DATASET_VERSION
 

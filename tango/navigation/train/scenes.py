@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from tango.scenes.datasets.default import cache_root
+from tango.cache import cache_root
 from tango.scenes.datasets.generate import apartment_scene_writer, generator_version, scene_seed
 from tango.sim.scene import annotation_path_for
 
