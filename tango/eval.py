@@ -80,8 +80,7 @@ def _hydra_main(cfg: DictConfig) -> None:
     try:
         config = resolved(cfg)
         preflight(config)
-        prepare_default_dataset(config)
-        run_evaluation(config, analyse=write_breakdown)
+        run_evaluation(config, analyse=write_breakdown, prepare=prepare_default_dataset)
     except USER_ERRORS as error:
         if _verbose[0]:
             raise

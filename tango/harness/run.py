@@ -6,6 +6,7 @@ import json
 import logging
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,8 @@ from tango.harness.signals import Terminated, sigterm_as_interrupt
 from tango.harness.summary import summarize, summary_table
 from tango.harness.worker import EpisodeJob
 
+Prepare = Callable[[dict[str, Any]], object]
+"""Readies what a task reads (e.g. generates the default dataset) from the resolved run config."""
 log = logging.getLogger(__name__)
 
 
@@ -95,6 +98,7 @@ def run_evaluation(
     console: Console | None = None,
     table_console: Console | None = None,
     analyse: FailureAnalysis | None = None,
+    prepare: Prepare | None = None,
 ) -> RunOutcome:
     """Run the configured task as DESIGN.md specifies; `config` is the full resolved config (dict).
 
@@ -102,11 +106,14 @@ def run_evaluation(
     `plugin` replaces the one named by `task.plugin` in this process only: pool workers always import
     `task.plugin`, so pass an object only for tests or with one worker. The output folder is locked for the
     whole run (tango.harness.dirlock); SIGTERM ends it as SIGINT does (an interrupted run with complete: false).
-    `analyse` writes the failure breakdown the report shows (the entry point passes tango.analysis's).
+    `analyse` writes the failure breakdown the report shows (the entry point passes tango.analysis's);
+    `prepare` readies what the task reads once the configuration has passed its checks, before the episodes are
+    listed (the entry point passes the default dataset's preparation), so a configuration mistake is refused
+    before any slow work.
     """
     eval_cfg = EvalConfig.from_dict(dict(config["eval"]))
     with OutputDirLock(eval_cfg.output_dir, eval_cfg.wait_for_lock), sigterm_as_interrupt():
-        return _run_locked(config, eval_cfg, plugin, console, table_console, analyse)
+        return _run_locked(config, eval_cfg, plugin, console, table_console, analyse, prepare)
 
 
 def check_task_section(task_cfg: dict[str, Any]) -> None:
@@ -156,6 +163,7 @@ def _run_locked(
     console: Console | None,
     table_console: Console | None,
     analyse: FailureAnalysis | None,
+    prepare: Prepare | None,
 ) -> RunOutcome:
     task_cfg = config["task"]
     check_task_section(task_cfg)
@@ -169,6 +177,8 @@ def _run_locked(
         raise RunError(
             f"{writer.path} already holds {len(writer.records)} episodes; use eval.resume=true or a new dir"
         )
+    if prepare is not None:
+        prepare(config)
     episodes = plugin.list_episodes(config)
     selected = select_episodes(episodes, eval_cfg.num_episodes, eval_cfg.shard, eval_cfg.num_shards)
     selected_ids = {spec.episode_id for spec in selected}
