@@ -47,11 +47,11 @@ def split_file_json() -> dict[str, Any]:
 
 def write_json_gz(path: Path, data: Any) -> None:
     """Write gzip-compressed JSON, creating parent folders (encoded in one go: json.dumps uses the C encoder,
-    json.dump to a stream does not)."""
+    json.dump to a stream does not). The gzip header holds no time or name, so the same data gives the same
+    bytes and a regenerated dataset can be compared by hash."""
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(data, separators=(",", ":"))
-    with gzip.open(path, "wt", encoding="utf-8", compresslevel=6) as fh:
-        fh.write(text)
+    path.write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0))
 
 
 def write_json(path: Path, data: Any) -> None:
