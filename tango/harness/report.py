@@ -312,7 +312,7 @@ def render_report(
     )
 
 
-FailureAnalysis = Callable[[Path, TaskScoring], "dict[str, Any] | None"]
+FailureAnalysis = Callable[[Path, TaskScoring], dict[str, Any] | None]
 """Writes RUN_DIR/breakdown.json and returns it: the failure analysis the entry point hands the harness
 (tango.analysis.breakdown.write_breakdown); the harness itself knows no benchmark's ground truth."""
 
