@@ -11,12 +11,12 @@ from typing import Any
 import moderngl
 import numpy as np
 import trimesh
-from gym import spaces
 
 from tango.habitat_compat import ensure_habitat_importable
 
 ensure_habitat_importable()
 
+from gym import spaces
 from habitat.core.simulator import DepthSensor, RGBSensor, SemanticSensor, Sensor
 
 from tango.sim.render import Renderer

@@ -17,12 +17,12 @@ from typing import Any
 
 import numpy as np
 import quaternion
-from gym import spaces
 
 from tango.habitat_compat import ensure_habitat_importable
 
 ensure_habitat_importable()
 
+from gym import spaces
 from habitat.core.embodied_task import SimulatorTaskAction
 from habitat.core.registry import registry
 from habitat.core.simulator import (

@@ -6,6 +6,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 
 def _run(code: str, tmp_path=None) -> subprocess.CompletedProcess:
     env_path = [str(tmp_path)] if tmp_path is not None else []
@@ -56,9 +58,20 @@ def test_real_habitat_sim_is_left_alone(tmp_path) -> None:
     assert result.returncode == 0, result.stderr[-2000:]
 
 
-def test_no_gym_banner_when_habitat_comes_through_tango() -> None:
+@pytest.mark.parametrize(
+    "first_import",
+    # every tango module that imports gym, each as the first import of a fresh process (the training env reaches
+    # gym through habitat_sim, which once imported gym before silencing it)
+    [
+        "tango.sim.habitat_env",
+        "tango.sim.habitat_sim",
+        "tango.sim.habitat_sensors",
+        "tango.navigation.train.env",
+    ],
+)
+def test_no_gym_banner_when_habitat_comes_through_tango(first_import: str) -> None:
     bare = _run("import gym")  # gym_notices' table names this gym version: the banner shows without tango
-    through_tango = _run("import tango.sim.habitat_env, gym, habitat; print('ok')")
+    through_tango = _run(f"import {first_import}, gym, habitat; print('ok')")
     assert through_tango.returncode == 0, through_tango.stderr[-2000:]
     assert "Gym has been unmaintained" in bare.stderr
     assert "Gym has been unmaintained" not in through_tango.stderr
