@@ -36,6 +36,13 @@ class ThreadCounts:
             raise ValueError(f"thread counts must be compute >= 1 and rasteriser >= 0, got {self}")
 
 
+def usable_cores() -> int:
+    """Cores this process may run on (its CPU affinity where the platform tells it)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
 def pin_threads(counts: ThreadCounts = ThreadCounts()) -> None:
     """Set this process's thread counts (call early: before the first GL context and model load)."""
     for name in COMPUTE_VARIABLES:

@@ -6,8 +6,9 @@ Results do not depend on the count: every episode has its own seed and runs in a
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+
+from tango.threads import usable_cores
 
 AUTO = "auto"
 WORKER_MEMORY_BYTES = 2 * 1024**3
@@ -15,13 +16,6 @@ WORKER_MEMORY_BYTES = 2 * 1024**3
 (resident set, measured with `resource.getrusage` after two episodes); real detectors need more, so a machine
 short of memory should name the count."""
 MEMINFO = Path("/proc/meminfo")
-
-
-def usable_cores() -> int:
-    """Cores this process may run on (its CPU affinity where the platform tells it)."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
 
 
 def available_memory_bytes(meminfo: Path = MEMINFO) -> int | None:

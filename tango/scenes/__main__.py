@@ -34,6 +34,12 @@ def _parser() -> argparse.ArgumentParser:
         "--test-scenes", type=int, default=0, help="apartments of the test split (the default dataset has 10)"
     )
     gen.add_argument("--seed", type=int, default=0)
+    gen.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="processes that build the scenes (default: one per usable core; the files do not depend on it)",
+    )
     gen.add_argument("--overwrite", action="store_true", help="replace an existing dataset folder")
     commands.add_parser(
         "default",
@@ -63,11 +69,14 @@ def main(argv: list[str] | None = None) -> int:
         if scenes < 1:
             print("--scenes must be at least 1", file=sys.stderr)
             return 2
+        if args.workers is not None and args.workers < 1:
+            print("--workers must be at least 1", file=sys.stderr)
+            return 2
         try:
             config = dataclasses.replace(
                 preset, num_scenes=scenes, test_scenes=args.test_scenes, seed=args.seed
             )
-            stamp = generate_dataset(args.out, config, overwrite=args.overwrite)
+            stamp = generate_dataset(args.out, config, overwrite=args.overwrite, workers=args.workers)
         except DatasetGenerationError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 1

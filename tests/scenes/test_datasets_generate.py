@@ -299,15 +299,43 @@ def test_goat_description_facts_single_out_the_described_instance(dataset: Path)
     assert described >= 3
 
 
-def test_same_seed_gives_the_same_files(tmp_path: Path) -> None:
-    config = DatasetConfig(num_scenes=1, seed=5)
-    generate_dataset(tmp_path / "a", config)
-    generate_dataset(tmp_path / "b", config)
-    for name in ("goat/val/content/apt_000.json.gz", "objectnav/val/content/apt_000.json.gz"):
-        a, b = tmp_path / "a" / name, tmp_path / "b" / name
-        assert gzip.decompress(a.read_bytes()) == gzip.decompress(b.read_bytes())
-    name = "openeqa/val/open-eqa-v0.json"
-    assert (tmp_path / "a" / name).read_text() == (tmp_path / "b" / name).read_text()
+def _decompressed_files(root: Path) -> dict[str, bytes]:
+    """Every file of a dataset folder by relative path, .gz files decompressed (the stamp's timing left out)."""
+    files = {}
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and p.name != "dataset.json"):
+        data = path.read_bytes()
+        files[path.relative_to(root).as_posix()] = gzip.decompress(data) if path.suffix == ".gz" else data
+    return files
+
+
+def test_same_seed_gives_the_same_files_with_any_number_of_workers(tmp_path: Path) -> None:
+    """Scenes are prepared in worker processes and written in scene order, so one process and two give the
+    same bytes, on both splits."""
+    config = DatasetConfig(num_scenes=1, test_scenes=1, seed=5)
+    generate_dataset(tmp_path / "a", config, workers=1)
+    generate_dataset(tmp_path / "b", config, workers=2)
+    a, b = _decompressed_files(tmp_path / "a"), _decompressed_files(tmp_path / "b")
+    assert "objectnav/test/content/apt_test_000.json.gz" in a
+    assert a.keys() == b.keys()
+    assert [name for name in a if a[name] != b[name]] == []
+
+
+def _writer_failing_on_the_second_scene(scene_dir: Path, scene_id: str, seed: int) -> None:
+    """A scene writer (module level: worker processes import it) that fails on apt_001."""
+    if scene_id == "apt_001":
+        raise ValueError("no apt_001 today")
+    apartment_scene_writer(scene_dir, scene_id, seed)
+
+
+def test_a_scene_failing_in_a_worker_fails_the_generation_and_leaves_no_dataset(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="no apt_001 today"):
+        generate_dataset(
+            tmp_path / "ds",
+            DatasetConfig(num_scenes=2),
+            scene_writer=_writer_failing_on_the_second_scene,
+            workers=2,
+        )
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_interrupted_generation_leaves_no_dataset(tmp_path: Path) -> None:
@@ -320,7 +348,7 @@ def test_interrupted_generation_leaves_no_dataset(tmp_path: Path) -> None:
         apartment_scene_writer(scene_dir, scene_id, seed)
 
     with pytest.raises(KeyboardInterrupt):
-        generate_dataset(tmp_path / "ds", DatasetConfig(num_scenes=2), scene_writer=failing_writer)
+        generate_dataset(tmp_path / "ds", DatasetConfig(num_scenes=2), scene_writer=failing_writer, workers=1)
     assert calls == ["apt_000", "apt_001"]
     assert list(tmp_path.iterdir()) == []
 

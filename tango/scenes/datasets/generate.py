@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import logging
+import multiprocessing
 import shutil
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,6 +43,7 @@ from tango.scenes.datasets import goat, objectnav, openeqa, ovon, pointnav
 from tango.scenes.datasets.context import SceneContext, build_scene_context
 from tango.scenes.datasets.viewpoints import ViewPointConfig
 from tango.sim.render import create_gl_context
+from tango.threads import pin_threads, usable_cores
 
 LOG = logging.getLogger(__name__)
 
@@ -102,9 +106,12 @@ def generate_dataset(
     config: DatasetConfig = DatasetConfig(),
     scene_writer: SceneWriter | None = None,
     overwrite: bool = False,
+    workers: int | None = None,
 ) -> dict[str, Any]:
     """Generate the dataset into `out_dir` atomically and return its stamp (also written to dataset.json);
-    scenes come from `scene_writer`, by default the apartment generator with `config.apartment`."""
+    scenes come from `scene_writer`, by default the apartment generator with `config.apartment`. `workers`
+    processes (default: one per usable core) build the scenes and their view points; the benchmark files are
+    written in scene order by this process, so the content does not depend on the count."""
     scene_writer = scene_writer or functools.partial(apartment_scene_writer, config=config.apartment)
     out = Path(out_dir)
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not overwrite)):
@@ -114,7 +121,7 @@ def generate_dataset(
     out.parent.mkdir(parents=True, exist_ok=True)
     partial = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
     try:
-        stamp = _write_dataset(partial, config, scene_writer)
+        stamp = _write_dataset(partial, config, scene_writer, usable_cores() if workers is None else workers)
         _move_into_place(partial, out)
     finally:
         shutil.rmtree(partial, ignore_errors=True)
@@ -154,19 +161,24 @@ def _move_into_place(partial: Path, out: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def _write_dataset(root: Path, config: DatasetConfig, scene_writer: SceneWriter) -> dict[str, Any]:
+def _write_dataset(
+    root: Path, config: DatasetConfig, scene_writer: SceneWriter, workers: int
+) -> dict[str, Any]:
     began = time.perf_counter()
     scenes_dir = root / "scenes"
     scenes_dir.mkdir(parents=True)
     counts: dict[str, dict[str, int]] = {}
     scene_ids = split_scene_ids(config)
-    gl = create_gl_context()
-    try:
-        for split in SPLITS:
-            if scene_ids[split]:
-                counts[split] = _write_split(root, split, scene_ids[split], config, scene_writer, gl)
-    finally:
-        gl.release()
+    jobs = [
+        _SceneJob(scenes_dir, scene_id, scene_seed(config.seed, index, split), config.view_points)
+        for split in SPLITS
+        for index, scene_id in enumerate(scene_ids[split])
+    ]
+    contexts = _scene_contexts(jobs, scene_writer, workers)
+    for split in SPLITS:
+        if scene_ids[split]:
+            scenes = itertools.islice(contexts, len(scene_ids[split]))
+            counts[split] = _write_split(root, split, scenes, config)
     stamp = {
         "format": FORMAT,
         "generator_version": generator_version(),
@@ -181,6 +193,42 @@ def _write_dataset(root: Path, config: DatasetConfig, scene_writer: SceneWriter)
     return stamp
 
 
+@dataclass(frozen=True)
+class _SceneJob:
+    """One scene to write and prepare: where, its id and seed, and the view-point settings."""
+
+    scenes_dir: Path
+    scene_id: str
+    seed: int
+    view_points: ViewPointConfig
+
+
+def _scene_contexts(jobs: list[_SceneJob], scene_writer: SceneWriter, workers: int) -> Iterator[SceneContext]:
+    """The jobs' scene contexts in job order. Writing a scene and finding its view points (most of the time, all
+    rendering) runs in `workers` processes of their own, each with its own GL context, while the caller writes
+    the benchmark files of the scenes already done; one worker (or one scene) runs in this process."""
+    if workers <= 1 or len(jobs) <= 1:
+        gl = create_gl_context()
+        try:
+            for job in jobs:
+                yield _prepare_scene(job, scene_writer, gl)
+        finally:
+            gl.release()
+        return
+    spawn = multiprocessing.get_context(
+        "spawn"
+    )  # a fresh process: no GL or EGL state inherited from this one
+    with ProcessPoolExecutor(min(workers, len(jobs)), mp_context=spawn, initializer=pin_threads) as pool:
+        yield from pool.map(_prepare_scene, jobs, [scene_writer] * len(jobs))
+
+
+def _prepare_scene(job: _SceneJob, scene_writer: SceneWriter, gl: Any = None) -> SceneContext:
+    """Write one scene and build its context (navigability, view points); `gl` None: a context of its own."""
+    scene_writer(job.scenes_dir, job.scene_id, job.seed)
+    glb = job.scenes_dir / f"{job.scene_id}.glb"
+    return build_scene_context(glb, f"{job.scene_id}.glb", job.view_points, gl)
+
+
 @dataclass
 class _TextRecords:
     """What the scenes add to the split-wide files: OpenEQA questions and GOAT description facts."""
@@ -190,20 +238,12 @@ class _TextRecords:
 
 
 def _write_split(
-    root: Path,
-    split: str,
-    scene_ids: list[str],
-    config: DatasetConfig,
-    scene_writer: SceneWriter,
-    gl: Any,
+    root: Path, split: str, contexts: Iterable[SceneContext], config: DatasetConfig
 ) -> dict[str, int]:
-    """Write the scenes and every benchmark's files of one split; returns its episode counts."""
-    scenes_dir = root / "scenes"
+    """Write every benchmark's files of one split from its scenes' contexts; returns its episode counts."""
     counts = {"objectnav": 0, "ovon": 0, "goat": 0, "goat_subtasks": 0, "openeqa": 0, "pointnav": 0}
     text = _TextRecords(openeqa.SceneQuestions({"heldout": [], "train": []}, {}, {}), {})
-    for index, scene_id in enumerate(scene_ids):
-        scene_writer(scenes_dir, scene_id, scene_seed(config.seed, index, split))
-        ctx = build_scene_context(scenes_dir / f"{scene_id}.glb", f"{scene_id}.glb", config.view_points, gl)
+    for index, ctx in enumerate(contexts):
         _write_scene(root, split, ctx, config, index, counts, text)
     for name, header in (
         ("objectnav", objectnav.split_header()),
