@@ -145,7 +145,7 @@ def label_midpoints(labels: np.ndarray, count: int, min_size: int, row0: int, co
     centre_r = np.empty(count)
     centre_c = np.empty(count)
     for label in range(count):
-        cells = max(np.float64(area[label]), 1.0)
+        cells = max(float(area[label]), 1.0)
         centre_r[label] = np.float64(row_sum[label]) / cells
         centre_c[label] = np.float64(col_sum[label]) / cells
     best = np.full(count, np.inf)
@@ -170,3 +170,27 @@ def label_midpoints(labels: np.ndarray, count: int, min_size: int, row0: int, co
             out[k, 0], out[k, 1] = best_r[label], best_c[label]
             k += 1
     return out
+
+
+@njit(cache=True, nogil=True)
+def masked_medians(crop: np.ndarray, mask: np.ndarray, out: np.ndarray) -> None:
+    """out[c] = the median of the positive values of the float32 crop[..., c] where `mask` (crop's rows and
+    columns) is set, as numpy's median computes it (the middle value, or the float32 sum of the two middle ones
+    halved in float32); out[c] is left as it is where there is none."""
+    height, width, channels = crop.shape
+    seen = np.empty(height * width, crop.dtype)
+    for c in range(channels):
+        count = 0
+        for r in range(height):
+            for k in range(width):
+                if mask[r, k] and crop[r, k, c] > 0:
+                    seen[count] = crop[r, k, c]
+                    count += 1
+        if count == 0:
+            continue
+        ordered = np.sort(seen[:count])
+        half = count // 2
+        if count % 2:
+            out[c] = ordered[half]
+        else:
+            out[c] = np.float32(ordered[half - 1] + ordered[half]) / np.float32(2.0)

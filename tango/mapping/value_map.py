@@ -8,6 +8,7 @@ import numpy as np
 from tango.mapping.config import MapConfig
 from tango.mapping.fov_patch import FovPatch, FovProjector
 from tango.mapping.geometry import column_reach
+from tango.mapping.kernels import masked_medians
 from tango.types.observation import Observation
 
 DECISION_THRESHOLD = 0.35
@@ -86,10 +87,5 @@ class ValueMap:
             col = int(point[0] * ppm) + origin
             top, left = max(0, row - radius), max(0, col - radius)
             crop = self.values[top : min(size, row + radius + 1), left : min(size, col + radius + 1)]
-            mask = disk[: crop.shape[0], : crop.shape[1]]
-            for c in range(self.channels):
-                seen = crop[..., c][mask]
-                seen = seen[seen > 0]
-                if seen.size:
-                    out[i, c] = float(np.median(seen))
+            masked_medians(crop, disk[: crop.shape[0], : crop.shape[1]], out[i])
         return out

@@ -208,6 +208,4 @@ def line_is_free(traversable: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
     """Whether every cell on the straight segment a -> b (row, col, window coordinates) is traversable: the
     cells at `np.rint(np.linspace(a, b, n))` for n = 2 x the longer extent + 1, computed as linspace does
     (i * step + a, the last one b exactly) for both coordinates at once (kernels.segment_is_free)."""
-    return bool(
-        segment_is_free(traversable, float(a[0]), float(a[1]), float(b[0]), float(b[1]))
-    )
+    return bool(segment_is_free(traversable, float(a[0]), float(a[1]), float(b[0]), float(b[1])))

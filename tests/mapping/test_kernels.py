@@ -8,7 +8,14 @@ import numpy as np
 import pytest
 
 from tango.mapping.geometry import MapGrid
-from tango.mapping.kernels import band_pixels, keep_large, label_midpoints, mark_points, sweep_rays
+from tango.mapping.kernels import (
+    band_pixels,
+    keep_large,
+    label_midpoints,
+    mark_points,
+    masked_medians,
+    sweep_rays,
+)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -130,3 +137,23 @@ def test_label_midpoints_are_the_cells_nearest_to_the_centroids() -> None:
         found = label_midpoints(window, count, min_size, top, left)
         assert found.shape == expected.reshape(-1, 2).shape
         assert np.array_equal(found, expected.reshape(-1, 2))
+
+
+def test_masked_medians_equal_numpys_median() -> None:
+    rng = np.random.default_rng(7)
+    for trial in range(300):
+        shape = (int(rng.integers(1, 25)), int(rng.integers(1, 25)), int(rng.integers(1, 4)))
+        crop = rng.uniform(-0.2, 1.0, shape).astype(np.float32)
+        if trial % 4 == 0:  # repeated values
+            crop = np.round(crop * 4) / np.float32(4)
+        crop[rng.random(shape) < 0.2] = 0.0
+        mask = rng.random(shape[:2]) < rng.uniform(0.0, 1.0)
+        expected = np.full(shape[2], -1.0)
+        for c in range(shape[2]):
+            seen = crop[..., c][mask]
+            seen = seen[seen > 0]
+            if seen.size:
+                expected[c] = float(np.median(seen))
+        found = np.full(shape[2], -1.0)
+        masked_medians(crop, mask, found)
+        assert np.array_equal(found, expected), trial
