@@ -194,3 +194,44 @@ def masked_medians(crop: np.ndarray, mask: np.ndarray, out: np.ndarray) -> None:
             out[c] = ordered[half]
         else:
             out[c] = np.float32(ordered[half - 1] + ordered[half]) / np.float32(2.0)
+
+
+FLOAT32_MAX = np.float32(np.finfo(np.float32).max)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _finite(value: np.float32) -> np.float32:
+    """np.nan_to_num of one float32: NaN -> 0, +-inf -> +-the largest float32."""
+    if np.isnan(value):
+        return np.float32(0.0)
+    if np.isinf(value):
+        return FLOAT32_MAX if value > 0 else -FLOAT32_MAX
+    return value
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def fuse_cells(
+    values: np.ndarray,
+    confidence: np.ndarray,
+    new_confidence: np.ndarray,
+    scores: np.ndarray,
+    threshold: float,
+) -> None:
+    """ValueMap's fusion rule in place over a window, all float32 as numpy computes it: a new confidence below
+    `threshold` that is also below the stored one counts as 0; with t = c_old + c_new, v = nan_to_num(v_old *
+    (c_old / t) + score * (c_new / t)) per channel and c = nan_to_num(c_old * (c_old / t) + c_new * (c_new /
+    t)) (0 / 0 is NaN, hence 0)."""
+    height, width, channels = values.shape
+    limit = np.float32(threshold)
+    for r in range(height):
+        for c in range(width):
+            old = confidence[r, c]
+            new = new_confidence[r, c]
+            if new < limit and new < old:
+                new = np.float32(0.0)
+            total = old + new
+            w_old = old / total
+            w_new = new / total
+            for k in range(channels):
+                values[r, c, k] = _finite(values[r, c, k] * w_old + scores[k] * w_new)
+            confidence[r, c] = _finite(old * w_old + new * w_new)

@@ -10,6 +10,7 @@ import pytest
 from tango.mapping.geometry import MapGrid
 from tango.mapping.kernels import (
     band_pixels,
+    fuse_cells,
     keep_large,
     label_midpoints,
     mark_points,
@@ -157,3 +158,28 @@ def test_masked_medians_equal_numpys_median() -> None:
         found = np.full(shape[2], -1.0)
         masked_medians(crop, mask, found)
         assert np.array_equal(found, expected), trial
+
+
+def test_fuse_cells_applies_numpys_fusion_rule() -> None:
+    rng = np.random.default_rng(8)
+    for trial in range(200):
+        shape = (int(rng.integers(1, 20)), int(rng.integers(1, 20)), int(rng.integers(1, 4)))
+        values = rng.uniform(-1.0, 1.0, shape).astype(np.float32)
+        old = rng.choice(np.array([0.0, 0.2, 0.35, 0.6, 1.0], np.float32), shape[:2])
+        new = rng.choice(np.array([0.0, 0.25, 0.35, 0.5, 1.0], np.float32), shape[:2])
+        new[rng.random(shape[:2]) < 0.3] = rng.uniform(0.0, 1.0)
+        scores = rng.uniform(-0.2, 1.0, shape[2]).astype(np.float32)
+        if trial % 10 == 0:
+            scores[0] = rng.choice([np.nan, np.inf, -np.inf, 3e38])
+        new_conf = new.copy()
+        new_conf[(new_conf < 0.35) & (new_conf < old)] = 0
+        total = old + new_conf
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            w_old, w_new = old / total, new_conf / total
+            fused = values * w_old[..., None] + scores * w_new[..., None]
+            expected_values = np.nan_to_num(fused)
+            expected_conf = np.nan_to_num(old * w_old + new_conf * w_new)
+        found_values, found_conf = values.copy(), old.copy()
+        fuse_cells(found_values, found_conf, new, scores, 0.35)
+        assert np.array_equal(found_values, expected_values), trial
+        assert np.array_equal(found_conf, expected_conf), trial
