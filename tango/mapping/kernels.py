@@ -188,12 +188,12 @@ def masked_medians(crop: np.ndarray, mask: np.ndarray, out: np.ndarray) -> None:
                     count += 1
         if count == 0:
             continue
-        ordered = np.sort(seen[:count])
         half = count // 2
+        part = np.partition(seen[:count], half)  # (the value below the middle: the largest of the lower part)
         if count % 2:
-            out[c] = ordered[half]
+            out[c] = part[half]
         else:
-            out[c] = np.float32(ordered[half - 1] + ordered[half]) / np.float32(2.0)
+            out[c] = np.float32(part[:half].max() + part[half]) / np.float32(2.0)
 
 
 FLOAT32_MAX = np.float32(np.finfo(np.float32).max)
