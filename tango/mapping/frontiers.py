@@ -5,6 +5,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from tango.mapping.kernels import keep_large, label_midpoints
+
 CROSS = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], np.uint8)
 
 
@@ -21,41 +23,26 @@ def _large_unexplored(unexplored: np.ndarray, min_area: int) -> np.ndarray:
     """Unexplored cells, except closed pockets smaller than min_area (those touching the window edge stay); the
     input itself when there is no such pocket.
 
-    The 4-connected labels come without OpenCV's statistics (which cost twice the labelling): the areas are
-    counted per label, and a component touches the window's edge when one of its labels lies on it."""
+    The 4-connected labels come without OpenCV's statistics (which cost twice the labelling); the areas, the
+    components on the window's edge and the kept cells come from one compiled pass each (kernels.keep_large)."""
     count, labels = cv2.connectedComponents(unexplored.view(np.uint8), connectivity=4)
     if count <= 1:
         return np.zeros_like(unexplored)
-    keep = np.bincount(labels.reshape(-1), minlength=count) >= min_area
-    for edge in (labels[0], labels[-1], labels[:, 0], labels[:, -1]):
-        keep[edge] = True
-    keep[0] = False
-    if keep[1:].all():  # no pocket to drop: every unexplored cell stays
-        return unexplored
-    return keep[labels]
+    whole, kept = keep_large(labels, count, min_area)
+    return unexplored if whole else kept
 
 
 def _component_midpoints(mask: np.ndarray, min_size: int) -> np.ndarray:
     """For each 8-connected component of at least min_size cells, its cell nearest to its centroid.
 
     Components in OpenCV's label order; each centroid is its cells' column and row sums over its area, as
-    `connectedComponentsWithStats` computes it (exact integer sums, one division), in the mask's frame."""
+    `connectedComponentsWithStats` computes it (exact integer sums, one division), in the mask's frame; the
+    sums and the nearest cells come from the labels' box in one compiled pass (kernels.label_midpoints)."""
     count, labels = cv2.connectedComponents(mask.view(np.uint8), connectivity=8)
     if count <= 1:
         return np.zeros((0, 2))
     left, top, width, height = cv2.boundingRect(mask.view(np.uint8))
-    box = labels[top : top + height, left : left + width]
-    cells = np.flatnonzero(box)
-    lab = box.reshape(-1).take(cells)
-    rows, cols = cells // width + top, cells % width + left
-    area = np.bincount(lab, minlength=count).astype(np.float64)
-    centroid_c = np.bincount(lab, weights=cols, minlength=count) / np.maximum(area, 1.0)
-    centroid_r = np.bincount(lab, weights=rows, minlength=count) / np.maximum(area, 1.0)
-    dist = (cols - centroid_c[lab]) ** 2 + (rows - centroid_r[lab]) ** 2
-    order = np.lexsort((dist, lab))
-    first = order[np.r_[0, np.flatnonzero(np.diff(lab[order])) + 1]]
-    keep = area[lab[first]] >= min_size
-    return np.stack((rows[first][keep], cols[first][keep]), axis=1).astype(np.float64)
+    return label_midpoints(labels[top : top + height, left : left + width], count, min_size, top, left)
 
 
 def detect_frontiers(

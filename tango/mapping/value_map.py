@@ -8,6 +8,7 @@ import numpy as np
 from tango.mapping.config import MapConfig
 from tango.mapping.fov_patch import FovPatch, FovProjector
 from tango.mapping.geometry import column_reach
+from tango.mapping.kernels import fuse_cells, masked_medians
 from tango.types.observation import Observation
 
 DECISION_THRESHOLD = 0.35
@@ -55,16 +56,8 @@ class ValueMap:
             left, top, w, h = cv2.boundingRect((patch.confidence > 0).view(np.uint8))
         rows = slice(patch.row0 + top, patch.row0 + top + h)
         cols = slice(patch.col0 + left, patch.col0 + left + w)
-        old_conf = self.confidence[rows, cols]
-        new_conf = patch.confidence[top : top + h, left : left + w].copy()
-        new_conf[(new_conf < DECISION_THRESHOLD) & (new_conf < old_conf)] = 0
-        total = old_conf + new_conf
-        with np.errstate(divide="ignore", invalid="ignore"):
-            w_old = old_conf / total
-            w_new = new_conf / total
-        fused = self.values[rows, cols] * w_old[..., None] + scores * w_new[..., None]
-        self.values[rows, cols] = np.nan_to_num(fused)
-        self.confidence[rows, cols] = np.nan_to_num(old_conf * w_old + new_conf * w_new)
+        new_conf = patch.confidence[top : top + h, left : left + w]
+        fuse_cells(self.values[rows, cols], self.confidence[rows, cols], new_conf, scores, DECISION_THRESHOLD)
 
     def _disk(self, radius_px: int) -> np.ndarray:
         if radius_px not in self._disks:
@@ -86,10 +79,5 @@ class ValueMap:
             col = int(point[0] * ppm) + origin
             top, left = max(0, row - radius), max(0, col - radius)
             crop = self.values[top : min(size, row + radius + 1), left : min(size, col + radius + 1)]
-            mask = disk[: crop.shape[0], : crop.shape[1]]
-            for c in range(self.channels):
-                seen = crop[..., c][mask]
-                seen = seen[seen > 0]
-                if seen.size:
-                    out[i, c] = float(np.median(seen))
+            masked_medians(crop, disk[: crop.shape[0], : crop.shape[1]], out[i])
         return out

@@ -9,6 +9,8 @@ import cv2
 import numpy as np
 import skfmm
 
+from tango.navigation.kernels import descend_cells, segment_is_free
+
 MIN_SPEED = 0.3
 
 
@@ -77,21 +79,10 @@ class DistanceField:
     def _descend(self, r: int, c: int, max_cells: int) -> np.ndarray:
         if self._padded is None:  # an inf border: neighbours outside the window never win
             self._padded = np.pad(self.distance, 1, constant_values=np.inf)
-        padded = self._padded
-        path = [(r, c)]
-        for _ in range(max_cells):
-            current = padded[r + 1, c + 1]
-            if current <= 0:
-                break
-            # The 3x3 block around (r, c) in padded coordinates; the centre equals `current`, so it can only be
-            # the minimum when no neighbour is smaller, and then no step is taken either way.
-            block = padded[r : r + 3, c : c + 3]
-            best = int(block.argmin())
-            if not block.flat[best] < current:
-                break
-            r, c = r + best // 3 - 1, c + best % 3 - 1
-            path.append((r, c))
-        return np.array(path) + np.array([self.row0, self.col0])
+        path = descend_cells(self._padded, r, c, max_cells)
+        path[:, 0] += self.row0
+        path[:, 1] += self.col0
+        return path
 
 
 DISKS_KEPT = 64
@@ -216,11 +207,5 @@ def reachable_from(traversable: np.ndarray, start: np.ndarray) -> np.ndarray:
 def line_is_free(traversable: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
     """Whether every cell on the straight segment a -> b (row, col, window coordinates) is traversable: the
     cells at `np.rint(np.linspace(a, b, n))` for n = 2 x the longer extent + 1, computed as linspace does
-    (i * step + a, the last one b exactly) for both coordinates at once."""
-    start, stop = np.asarray(a, np.float64), np.asarray(b, np.float64)
-    n = int(np.ceil(np.abs(stop - start).max() * 2)) + 1
-    points = np.arange(n, dtype=np.float64)[:, None] * ((stop - start) / max(n - 1, 1)) + start
-    if n > 1:
-        points[-1] = stop
-    cells = np.rint(points).astype(int)
-    return bool(traversable[cells[:, 0], cells[:, 1]].all())
+    (i * step + a, the last one b exactly) for both coordinates at once (kernels.segment_is_free)."""
+    return bool(segment_is_free(traversable, float(a[0]), float(a[1]), float(b[0]), float(b[1])))

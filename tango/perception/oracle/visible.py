@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 from scipy import ndimage
 
-from tango.perception.geometry import median
 from tango.perception.oracle.scene import OracleScene
 from tango.types.observation import Observation
 from tango.types.scene import SceneObject
@@ -75,7 +75,7 @@ def _find_visible(obs: Observation, scene: OracleScene, min_pixels: int) -> list
         box = np.array(
             [cols_slice.start, rows_slice.start, cols_slice.stop, rows_slice.stop], dtype=np.float32
         )
-        point = camera.point(local & valid[window], rows_slice.start, cols_slice.start)
+        point = camera.point(local, valid[window], rows_slice.start, cols_slice.start)
         found.append(VisibleObject(objects[object_id], pixels, box, window, local, point))
     found.sort(key=lambda v: -v.pixels)
     return found
@@ -104,29 +104,67 @@ class _Camera:
         self.k = obs.intrinsics()
         self.pose = np.asarray(obs.camera_pose, dtype=np.float64)
 
-    def point(self, good: np.ndarray, row0: int, col0: int) -> np.ndarray:
-        """World point of the pixels `good` (a window whose top-left pixel is (row0, col0)); NaNs if none."""
-        in_rows = _SUM(good, axis=1, dtype=np.intp).cumsum()
-        total = int(in_rows[-1])
+    def point(self, local: np.ndarray, valid: np.ndarray, row0: int, col0: int) -> np.ndarray:
+        """World point of the pixels set in both `local` and `valid` (windows whose top-left pixel is (row0,
+        col0)); NaNs if none."""
+        window = self.depth[row0 : row0 + local.shape[0], col0 : col0 + local.shape[1]]
+        total, v, u, depth_m = _region_medians(local, valid, window)
         if total == 0:
             return np.full(3, np.nan)
-        in_cols = _SUM(good, axis=0, dtype=np.intp).cumsum()
-        v = _counted_median(in_rows, total) + row0
-        u = _counted_median(in_cols, total) + col0
-        depth_m = median(self.depth[row0 : row0 + good.shape[0], col0 : col0 + good.shape[1]][good])
+        v, u = v + row0, u + col0
         k = self.k
         x = (u - k[0, 2]) / k[0, 0] * depth_m
         y = -(v - k[1, 2]) / k[1, 1] * depth_m
         return (self.pose @ np.array([x, y, -depth_m, 1.0]))[:3]
 
 
-def _counted_median(cumulative: np.ndarray, total: int) -> float:
-    """`median` of integer positions given the cumulative count at each position (`total` = the last one)."""
+@njit(cache=True, nogil=True)
+def _region_medians(
+    local: np.ndarray, valid: np.ndarray, depth: np.ndarray
+) -> tuple[int, float, float, float]:
+    """For the pixels set in both `local` and `valid`: their count, the median of their rows and of their
+    columns (numpy's median of integer positions: the middle one, or the mean of the two middle ones) and
+    `median` of their depths (the two middle values summed in the depth's type, then halved in float64);
+    (0, nan, nan, nan) when there is none. One pass: the positions' medians come from per-row and per-column
+    counts, the depths' from partitioning only the region's values."""
+    height, width = local.shape
+    in_rows = np.zeros(height, np.int64)
+    in_cols = np.zeros(width, np.int64)
+    values = np.empty(height * width, depth.dtype)
+    total = 0
+    for r in range(height):
+        for c in range(width):
+            if local[r, c] and valid[r, c]:
+                in_rows[r] += 1
+                in_cols[c] += 1
+                values[total] = depth[r, c]
+                total += 1
+    if total == 0:
+        return 0, np.nan, np.nan, np.nan
     half = total // 2
-    upper = int(cumulative.searchsorted(half, side="right"))
+    part = np.partition(values[:total], half)  # (the value below the middle: the largest of the lower part)
+    if total % 2:
+        depth_m = float(part[half])
+    else:
+        depth_m = float(part[:half].max() + part[half]) / 2.0
+    return total, _counted_median(in_rows, total), _counted_median(in_cols, total), depth_m
+
+
+@njit(cache=True, nogil=True)
+def _counted_median(counts: np.ndarray, total: int) -> float:
+    """numpy's median of integer positions given how many there are at each position (`total` in all): the
+    position of the middle one, or the mean of the two middle ones' positions."""
+    half = total // 2
+    lower, upper, seen = -1, -1, 0
+    for position in range(counts.shape[0]):
+        seen += counts[position]
+        if lower < 0 and seen > half - 1:
+            lower = position
+        if seen > half:
+            upper = position
+            break
     if total % 2:
         return float(upper)
-    lower = int(cumulative.searchsorted(half - 1, side="right"))
     return float(lower + upper) / 2.0
 
 
