@@ -46,6 +46,7 @@ class SimulatedScorer(MiniLMQuerySide):
             normalise_label(room): sorted({normalise_label(name) for name in names})
             for room, names in noise.room_objects.items()
         }
+        self._room_scores: dict[tuple[str, ...], dict[str, np.ndarray]] = {}
 
     def noticed_names(self, obs: Observation) -> tuple[int, list[str]]:
         """The frame's key and the sorted names of what the scorer notices in it (once per frame)."""
@@ -70,12 +71,11 @@ class SimulatedScorer(MiniLMQuerySide):
         clean = np.zeros(len(prompts))
         if names:
             clean = self.relevance(list(prompts), names).max(axis=1)
-        rooms = self.rooms_in_view(obs) if self.noise.room_context > 0 else []
-        for room in rooms:
-            holds = self.room_objects.get(room, [])
-            if holds:
-                context = self.noise.room_context * self.relevance(list(prompts), holds).max(axis=1)
-                clean = np.maximum(clean, context)
+        if self.noise.room_context > 0:
+            context = self.room_scores(tuple(prompts))
+            for room in self.rooms_in_view(obs):
+                if room in context:
+                    clean = np.maximum(clean, context[room])
         noise = [text_key(p) >> 1 for p in prompts]  # 63 bits: an int64 item per prompt
         noisy = clean + self.noise.noise_sigma * normals(key, "scorer/noise", noise)
         return np.asarray(np.clip(np.abs(noisy) if not names else noisy, 0.0, 1.0), dtype=np.float32)
@@ -92,6 +92,17 @@ class SimulatedScorer(MiniLMQuerySide):
         top = np.maximum(best, floor + 0.1)[:, None]
         return np.asarray(np.clip((similarity - floor) / (top - floor), 0.0, 1.0))
 
+    def room_scores(self, prompts: tuple[str, ...]) -> dict[str, np.ndarray]:
+        """(P,) room-context score of each room type `room_objects` names, for these prompts (kept per prompt
+        list: the value map asks with the same prompt every frame)."""
+        if prompts not in self._room_scores:
+            self._room_scores[prompts] = {
+                room: self.noise.room_context * self.relevance(list(prompts), holds).max(axis=1)
+                for room, holds in self.room_objects.items()
+                if holds
+            }
+        return self._room_scores[prompts]
+
     def rooms_in_view(self, obs: Observation) -> list[str]:
         """The room types the frame shows (the rooms of its visible objects and the camera's own room), each
         named as another room type of the scene with probability `room_confusion` (drawn per frame and room)."""
@@ -102,8 +113,9 @@ class SimulatedScorer(MiniLMQuerySide):
             ids = {v.object.room_id for v in view.visible if v.object.room_id in self.room_types}
             ids.update(room.id for room in self.eyes.truth.scene.rooms if room.contains(obs.agent_position))
             named = set()
-            for room_id in sorted(ids):
-                swap, pick = uniforms(view.key, "scorer/room", [2 * room_id, 2 * room_id + 1])
+            order = sorted(ids)
+            draws = uniforms(view.key, "scorer/room", [2 * i + k for i in order for k in (0, 1)]).reshape(-1, 2)
+            for room_id, (swap, pick) in zip(order, draws):
                 truth = self.room_types[room_id]
                 others = [t for t in self.scene_room_types if t != truth]
                 named.add(others[int(pick * len(others))] if swap < self.noise.room_confusion and others else truth)
