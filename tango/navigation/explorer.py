@@ -1,6 +1,9 @@
 """Frontier choice for exploration: best value (or nearest when nothing is scored), with hysteresis so the agent
-keeps its current frontier unless another is clearly better, and a blacklist of frontiers it gave up on (cleared
-once, when nothing else is left, to give them a second chance)."""
+keeps its current frontier unless another is clearly better, a blacklist of frontiers it gave up on (cleared
+once, when nothing else is left, to give them a second chance), and VLFM's acyclic rule: a new frontier is
+never one already chosen from the same place (VLFM `AcyclicEnforcer`, bdaiinstitute/vlfm
+`vlfm/policy/utils/acyclic_enforcer.py`), so an agent turning in place cannot swap between two frontiers
+forever (each swap restarts the stall count, so the stall rule alone never ends such a loop)."""
 
 from __future__ import annotations
 
@@ -11,6 +14,8 @@ from tango.navigation.config import ExploreConfig
 
 SAME_FRONTIER_DISTANCE = 1.0
 BLACKLIST_RADIUS = 0.5
+PLACE_DECIMALS = 2
+"""Positions are rounded to 1 cm when (agent place, frontier) choices are remembered for the acyclic rule."""
 
 
 class FrontierSelector:
@@ -27,6 +32,7 @@ class FrontierSelector:
         self.target_score: float | None = None
         self.score_kind = ""
         self._blacklist: list[np.ndarray] = []
+        self._chosen: set[tuple[float, float, float, float]] = set()
         self._retried = False
         self._reset_progress()
 
@@ -91,12 +97,33 @@ class FrontierSelector:
             scores = -distance
             margin, self.score_kind = self.config.frontier_switch_distance, "negative distance"
         best = int(np.argmax(scores))
+        kept = False
         if self.target is not None:
             offsets = np.hypot(candidates[:, 0] - self.target[0], candidates[:, 2] - self.target[2])
             current = int(np.argmin(offsets))
-            if offsets[current] <= SAME_FRONTIER_DISTANCE and scores[current] >= scores[best] - margin:
+            kept = offsets[current] <= SAME_FRONTIER_DISTANCE and scores[current] >= scores[best] - margin
+            if kept:
                 best = current
             else:
                 self._reset_progress()
+        if not kept:
+            best = self._acyclic(candidates, scores, distance, position)
+        self._chosen.add(self._choice(position, candidates[best]))
         self.target, self.target_score = candidates[best].copy(), float(scores[best])
         return self.target
+
+    @staticmethod
+    def _choice(position: np.ndarray, frontier: np.ndarray) -> tuple[float, float, float, float]:
+        """The remembered (agent place, frontier) pair of one choice, rounded (PLACE_DECIMALS)."""
+        values = np.round([position[0], position[2], frontier[0], frontier[2]], PLACE_DECIMALS) + 0.0
+        return (float(values[0]), float(values[1]), float(values[2]), float(values[3]))
+
+    def _acyclic(
+        self, candidates: np.ndarray, scores: np.ndarray, distance: np.ndarray, position: np.ndarray
+    ) -> int:
+        """The best-scoring candidate not already chosen from this place; when every one was, the farthest
+        (VLFM's fallback when all frontiers are cyclic)."""
+        for index in np.argsort(-scores, kind="stable"):
+            if self._choice(position, candidates[index]) not in self._chosen:
+                return int(index)
+        return int(np.argmax(distance))

@@ -65,3 +65,28 @@ def test_nearest_policy_takes_the_closest_frontier_whatever_the_values() -> None
 def test_unknown_policy_is_rejected() -> None:
     with pytest.raises(ValueError, match="frontier_policy"):
         ExploreConfig(frontier_policy="greedy")
+
+
+def test_a_frontier_already_chosen_from_the_same_place_is_not_chosen_again() -> None:
+    """VLFM's acyclic rule: an agent turning in place whose best frontier flickers in and out of view swapped
+    between two frontiers forever (each swap restarted the stall count); it now takes a third one."""
+    selector = FrontierSelector(ExploreConfig(frontier_policy="nearest"))
+    here = np.zeros(3)
+    near, middle, far = FRONTIERS[2], FRONTIERS[3], FRONTIERS[4]
+    assert np.allclose(selector.choose(np.stack([near, far]), here, None), near)
+    assert np.allclose(selector.choose(np.stack([middle, far]), here, None), middle)
+    again = selector.choose(np.stack([near, far]), here, None)
+    assert again is not None and np.allclose(again, far), "swapped back to a frontier chosen here before"
+    elsewhere = selector.choose(np.stack([near, far]), np.array([0.5, 0.0, 0.0]), None)
+    assert elsewhere is not None and np.allclose(elsewhere, near), "the rule should only bind at the same place"
+
+
+def test_when_every_frontier_was_chosen_here_the_farthest_is_taken() -> None:
+    selector = FrontierSelector(ExploreConfig(frontier_policy="nearest"))
+    here = np.zeros(3)
+    for frontier in FRONTIERS[2:]:
+        selector.give_up()
+        assert np.allclose(selector.choose(frontier[None], here, None), frontier)
+        selector._blacklist.clear()
+    chosen = selector.choose(FRONTIERS[2:], here, None)
+    assert chosen is not None and np.allclose(chosen, FRONTIERS[4])

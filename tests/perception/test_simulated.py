@@ -246,3 +246,37 @@ def test_the_simulated_preset_names_every_component_that_reads_ground_truth() ->
     assert bundle.oracle_components == ["answerer", "description", "detector", "matcher", "room", "scorer"]
     with pytest.raises(ValueError, match="need the episode's ground truth"):
         build_perception(config)
+
+
+def _rooms_scene() -> OracleScene:
+    """A bathroom around the camera showing a sink; the toilet (in the bathroom) and the bed (in a bedroom) are
+    far to the sides, outside the field of view."""
+    annotation = {
+        "format": "tango-scene/1", "scene_id": "apt_rooms",
+        "rooms": [
+            {"id": 0, "type": "bathroom", "min": [-10, -6], "max": [30, 2]},
+            {"id": 1, "type": "bedroom", "min": [-30, -6], "max": [-10, 2]},
+        ],
+        "objects": [
+            {**_object(1, "sink", -2.5, 0.4), "room_id": 0, "room": "bathroom"},
+            {**_object(2, "toilet", -2.5, 0.3, x=20.0), "room_id": 0, "room": "bathroom"},
+            {**_object(3, "bed", -2.5, 0.8, x=-20.0), "room_id": 1, "room": "bedroom"},
+        ],
+    }  # fmt: skip
+    return OracleScene.from_annotations(parse_annotations(annotation, "test"))
+
+
+def test_a_room_that_usually_holds_the_target_raises_its_score_without_it_in_view() -> None:
+    scene = _rooms_scene()
+    frames = [_frame(scene, k) for k in range(200)]
+    config = preset("perception", "simulated")
+    with_rooms = build_perception(config, GroundTruth(scene, config["detector"]["min_pixels"]))
+    scores = np.array([with_rooms.scorer.score(obs, ["toilet", "bed"]) for obs in frames])
+    options = config["scorer"]["options"]
+    expected = options["room_context"] * (1.0 - options["room_confusion"])  # one room in view, named right or not
+    assert abs(scores[:, 0].mean() - expected) < 0.06, "a bathroom view should score room_context for a toilet"
+    assert scores[:, 1].mean() < scores[:, 0].mean() - 0.3, "a bathroom view scored high for a bed"
+    config["scorer"]["options"]["room_context"] = 0.0
+    without = build_perception(config, GroundTruth(scene, config["detector"]["min_pixels"]))
+    flat = np.array([without.scorer.score(obs, ["toilet"])[0] for obs in frames])
+    assert flat.mean() < 0.2, "a sink alone should say little about a toilet once unrelated similarities are cut"

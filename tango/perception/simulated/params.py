@@ -106,13 +106,32 @@ class DetectionModel:
 class ScorerNoise:
     """The simulated value scorer: each object in view is noticed with its detection probability raised to
     `notice_power` (< 1: a whole-image scorer notices more than a thresholded detector), may be named by a
-    look-alike (`confusion`, the detector's groups), and the MiniLM similarity gets Gaussian noise."""
+    look-alike (`confusion`, the detector's groups), and the MiniLM similarity gets Gaussian noise.
+
+    MiniLM similarities at or below `related_floor` say nothing about the prompt (0: the raw similarity); above
+    it they are rescaled so that the prompt's best match among the scene's categories scores 1. The rooms in
+    view (each named as another room type of the scene with probability `room_confusion`) add `room_context`
+    times the rescaled similarity of the prompt to what `room_objects` says such a room holds (0: no room
+    term), as a whole-image vision-language score rises for a bathroom view when asked about a toilet."""
 
     seed: int = 0
     notice_power: float = 0.5
     confusion: float = 0.1
     noise_sigma: float = 0.1
     embedding_noise: float = 0.3
+    related_floor: float = 0.0
+    room_context: float = 0.0
+    room_confusion: float = 0.0
+    room_objects: dict[str, list[str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.related_floor < 0.9:
+            raise ValueError(f"simulated scorer: related_floor must be in [0, 0.9), got {self.related_floor}")
+        if not 0.0 <= self.room_context <= 1.0 or not 0.0 <= self.room_confusion <= 1.0:
+            raise ValueError(
+                "simulated scorer: room_context and room_confusion must be in [0, 1], got "
+                f"{self.room_context} and {self.room_confusion}"
+            )
 
 
 @dataclass
