@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
@@ -60,6 +61,17 @@ class DetectedObject:
     high: np.ndarray
     sightings: int = 1
     room_votes: dict[str, float] = field(default_factory=dict)
+    attribute_votes: dict[str, Counter[str]] = field(default_factory=dict)
+
+    def vote(self, attributes: dict[str, str]) -> None:
+        """Count one sighting's reported attribute values."""
+        for attribute, value in attributes.items():
+            self.attribute_votes.setdefault(attribute, Counter())[value] += 1
+
+    @property
+    def attributes(self) -> dict[str, str]:
+        """Each reported attribute's most frequent value (the first reported wins ties)."""
+        return {k: votes.most_common(1)[0][0] for k, votes in sorted(self.attribute_votes.items())}
 
     @property
     def label(self) -> str:
@@ -156,19 +168,30 @@ class DetectedObjects:
         self.objects: list[DetectedObject] = []
         self.rooms = RoomCells()
 
-    def record(self, obs: Observation, detections: Detections, room: str) -> None:
-        """Add one frame: its detections (with masks) and the room name of the view."""
+    def record(
+        self,
+        obs: Observation,
+        detections: Detections,
+        room: str,
+        attributes: list[dict[str, str]] | None = None,
+    ) -> None:
+        """Add one frame: its detections (with masks), the room name of the view and the attribute values
+        reported for each detection (`attributes`, one dict per detection; None: none reported)."""
         self.rooms.record(np.asarray(obs.agent_position, dtype=np.float64), room)
         if detections.masks is None:
             return
         eye = np.asarray(obs.camera_pose, dtype=np.float64)[:3, 3]
-        for label, mask in zip(detections.labels, detections.masks):
+        reported = attributes if attributes is not None else [{} for _ in detections.labels]
+        for label, mask, values in zip(detections.labels, detections.masks, reported):
             box = mask_box(obs, mask)
             if box is None:
                 continue
-            self._add(normalise_label(label), box[0], box[1], room, eye)
+            self._add(normalise_label(label), box[0], box[1], room, eye).vote(values)
 
-    def _add(self, label: str, low: np.ndarray, high: np.ndarray, room: str, eye: np.ndarray) -> None:
+    def _add(
+        self, label: str, low: np.ndarray, high: np.ndarray, room: str, eye: np.ndarray
+    ) -> DetectedObject:
+        """The remembered object the detection joins (or the new one it starts)."""
         center = (low + high) / 2
         weight = 1.0 / (1.0 + float(np.hypot(*(center - eye)[[0, 2]])))
         for obj in self.objects:
@@ -184,9 +207,10 @@ class DetectedObjects:
                 if room:
                     name = normalise_label(room)
                     obj.room_votes[name] = obj.room_votes.get(name, 0.0) + weight
-                return
+                return obj
         votes = {normalise_label(room): weight} if room else {}
         self.objects.append(DetectedObject(len(self.objects), Counter({label: 1}), low, high, 1, votes))
+        return self.objects[-1]
 
     def graph(self) -> SceneGraph:
         """The objects seen at least MIN_SIGHTINGS times, in the room instances of the views, as a graph."""
@@ -203,7 +227,7 @@ class DetectedObjects:
                 GraphObject(
                     key=str(obj.key), category=obj.label, room=room, room_key=key,
                     center=tuple(float(c) for c in obj.center), size=tuple(float(s) for s in size),  # type: ignore[arg-type]
-                    sightings=obj.sightings,
+                    attributes=obj.attributes, sightings=obj.sightings,
                 )
             )  # fmt: skip
         return SceneGraph(nodes)
@@ -222,23 +246,41 @@ class DetectedObjects:
         return names[int(np.argmin(distance))]
 
 
-class DetectionGraph:
-    """The scene graph of what a detector (asked for `vocabulary`) and a room classifier reported about every
-    frame handed to `observe`."""
+class AttributeReporter(Protocol):
+    """What perception reports of each detection's appearance: {attribute: value} per mask of a frame (the
+    `attributes` component; tango.perception.simulated.attributes)."""
 
-    def __init__(self, detector: Detector, room: RoomClassifier, vocabulary: list[str]) -> None:
+    def report(self, obs: Observation, masks: np.ndarray) -> list[dict[str, str]]: ...
+
+
+class DetectionGraph:
+    """The scene graph of what a detector (asked for `vocabulary`), a room classifier and an attribute reporter
+    reported about every frame handed to `observe`."""
+
+    def __init__(
+        self,
+        detector: Detector,
+        room: RoomClassifier,
+        vocabulary: list[str],
+        attributes: AttributeReporter | None = None,
+    ) -> None:
         if not vocabulary:
             raise ValueError(
                 "perception.answerer.vocabulary is empty: the detector would be asked for nothing"
             )
         self.detector = detector
         self.room = room
+        self.attributes = attributes
         self.vocabulary = list(dict.fromkeys(normalise_label(label) for label in vocabulary))
         self.memory = DetectedObjects()
 
     def observe(self, obs: Observation) -> None:
-        """Record one frame's detections and room name."""
-        self.memory.record(obs, self.detector.detect(obs, self.vocabulary), self.room.classify(obs))
+        """Record one frame's detections, room name and the attributes reported for the detections."""
+        found = self.detector.detect(obs, self.vocabulary)
+        reported = None
+        if self.attributes is not None and found.masks is not None and len(found.labels):
+            reported = self.attributes.report(obs, found.masks)
+        self.memory.record(obs, found, self.room.classify(obs), reported)
 
     def graph(self, obs: Observation) -> SceneGraph:
         """The graph of everything recorded (`obs` was recorded by the bundle already)."""

@@ -183,6 +183,7 @@ def test_build_oracle_bundle_describes_itself_and_shares_what_was_observed(
     assert info["name"] == "oracle"
     assert info["oracle_components"] == [
         "answerer",
+        "attributes",
         "description",
         "detector",
         "matcher",

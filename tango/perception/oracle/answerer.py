@@ -17,8 +17,9 @@ scene-graph answerer (tango.perception.scene_graph_answerer) with the configured
 `fallback: none`, the answer "unknown". The answerer never parses a dataset's sentences or returns its
 phrasings: its answers are a number, yes or no, an attribute value, a room type or an object's name.
 
-The `scene_graph` answerer kind is registered here too: over the annotated objects observed it is an oracle,
-over the bundle's detections (`graph: detections`, tango.perception.detected_objects) it is not.
+This module also registers the ORACLE graph source of the `scene_graph` answerer (`graph: observed`, the
+annotated objects observed; tango.perception.scene_graph_detections holds the kind and the source from
+detections).
 """
 
 from __future__ import annotations
@@ -27,9 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import cast
 
-from tango.perception.config import GRAPH_SOURCES, AnswererConfig
+from tango.perception.config import AnswererConfig
 from tango.perception.context import BuildContext
-from tango.perception.detected_objects import DetectionGraph
 from tango.perception.oracle.ground_truth import GroundTruth, OracleContext
 from tango.perception.oracle.intents import (
     ROOM_PLACEHOLDER,
@@ -45,6 +45,7 @@ from tango.perception.oracle.visible import visible_objects
 from tango.perception.registry import register
 from tango.perception.scene_graph import GraphObject, SceneGraph
 from tango.perception.scene_graph_answerer import SceneGraphAnswerer, chat_backend
+from tango.perception.scene_graph_detections import GraphFn, ObserveFn, graph_source
 from tango.perception.text_similarity import TextEmbedder
 from tango.types.goals import GoalImage
 from tango.types.observation import Observation
@@ -310,27 +311,10 @@ def oracle_answerer(config: AnswererConfig, ctx: OracleContext) -> OracleAnswere
     return answerer
 
 
-def graph_from_detections(config: AnswererConfig) -> bool:
-    """Whether a scene-graph answerer reads the detector's reports (`graph: detections`) rather than the
-    annotated objects observed; ValueError (a setup error) for an unknown source."""
-    if config.graph not in GRAPH_SOURCES:
-        raise ValueError(f"perception.answerer.graph is {config.graph!r}; choose from {GRAPH_SOURCES}")
-    return config.graph == "detections"
-
-
-def graph_from_annotations(config: AnswererConfig) -> bool:
-    """Whether a scene-graph answerer reads ground truth: the ORACLE source, the annotated objects observed."""
-    return not graph_from_detections(config)
-
-
-@register("answerer", "scene_graph", oracle=graph_from_annotations, observes=graph_from_detections)
-def scene_graph_answerer(config: AnswererConfig, ctx: BuildContext) -> SceneGraphAnswerer:
-    """Every question through the model, over a scene graph: with `graph: observed` (an oracle) of the
-    annotated objects the agent observed; with `graph: detections` (no oracle unless the detector or the
-    room classifier is) of the bundle's detector's and room classifier's reports, fed every frame."""
-    if graph_from_detections(config):
-        source = DetectionGraph(ctx.component("detector"), ctx.component("room"), config.vocabulary)
-        return SceneGraphAnswerer(source.graph, chat_backend(config), observer=source.observe)
-    truth = cast(OracleContext, ctx).ground_truth  # the registry's predicate made it an oracle context
+@graph_source("observed")
+def observed_source(config: AnswererConfig, ctx: BuildContext) -> tuple[GraphFn, ObserveFn | None]:
+    """ORACLE graph source of the `scene_graph` answerer: the annotated objects the agent observed (the
+    ground truth records every frame itself)."""
+    truth = cast(OracleContext, ctx).ground_truth  # the answerer's predicate made it an oracle context
     rules = OracleAnswerer(truth.scene, truth.min_pixels, ctx.models.text(config.text_model), truth.observed)
-    return SceneGraphAnswerer(rules.graph, chat_backend(config))
+    return rules.graph, None
