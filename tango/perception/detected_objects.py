@@ -123,14 +123,19 @@ class RoomCells:
 
     def __init__(self) -> None:
         self.votes: dict[tuple[int, int], Counter[str]] = {}
+        self.path: list[tuple[int, int]] = []
 
     @staticmethod
     def cell(point: np.ndarray) -> tuple[int, int]:
         return int(np.floor(point[0] / CELL_M)), int(np.floor(point[2] / CELL_M))
 
     def record(self, position: np.ndarray, room: str) -> None:
+        """Count the view's room name in the agent's cell, and note the cell on the agent's path."""
+        cell = self.cell(position)
+        if not self.path or self.path[-1] != cell:
+            self.path.append(cell)
         if room:
-            self.votes.setdefault(self.cell(position), Counter())[normalise_label(room)] += 1
+            self.votes.setdefault(cell, Counter())[normalise_label(room)] += 1
 
     def instances(self) -> dict[tuple[int, int], tuple[str, str]]:
         """cell -> (room type, instance key) for the cells of the kept room instances."""

@@ -351,3 +351,18 @@ def test_oracle_answerer_forms_found_missing_by_the_held_out_check(
     is English (an opener, "or", a named value), not the wording of one question."""
     answerer = OracleAnswerer(furnished_scene(), min_pixels=100, text=minilm)
     assert answerer.answer(make_observation(seen_everything_view()), question) == answer
+
+
+def test_an_existence_question_checks_the_attribute_it_names_even_one_never_observed(
+    scene: OracleScene, kitchen_view, minilm: TextEmbedder
+) -> None:
+    """Chair 1 is red wood, chair 2 blue metal; nothing green or leather was observed (the bed is unseen)."""
+    answerer = OracleAnswerer(scene, min_pixels=100, text=minilm)
+    assert answerer.answer(kitchen_view, "Is there a green chair?") == "no"
+    assert answerer.answer(kitchen_view, "Do you see a grey chair in the kitchen?") == "no"
+    assert answerer.answer(kitchen_view, "Is there a leather chair?") == "no"
+    assert answerer.answer(kitchen_view, "Is the chair green?") == "no"
+    assert answerer.answer(kitchen_view, "Is there a blue chair in the kitchen?") == "yes"
+    assert answerer.answer(kitchen_view, "Are there any wooden chairs?") == "yes"
+    assert answerer.answer(kitchen_view, "Did you see anything red in the kitchen?") == "yes"
+    assert answerer.answer(kitchen_view, "Is there anything green in the kitchen?") == "no"

@@ -36,6 +36,7 @@ from tango.perception.oracle.intents import (
     SUBJECT_PLACEHOLDER,
     IntentClassifier,
     asks_yes_or_no,
+    attribute_word,
 )
 from tango.perception.oracle.mentions import Mention, masked, words
 from tango.perception.oracle.observed import ObservedObjects
@@ -67,7 +68,10 @@ COMPARATIVES: dict[str, tuple[Callable[[GraphObject], float], bool]] = {
 }
 """Comparative adjective -> the observed size it compares and whether the larger value wins."""
 COUNT_CUES = (("how", "many"), ("number", "of"))
-EXISTENCE_OPENERS = (("is", "there"), ("are", "there"), ("is", "anything"), ("are", "any"))
+EXISTENCE_OPENERS = (
+    ("is", "there"), ("are", "there"), ("is", "anything"), ("are", "any"), ("do", "you", "see"),
+    ("did", "you", "see"), ("can", "you", "see"), ("have", "you", "seen"), ("did", "you", "notice"),
+)  # fmt: skip
 """How English opens a question about whether something is there."""
 LOCATION_WORDS = frozenset({"in", "inside", "within", "of", "at", "from", "into", "throughout"})
 DETERMINERS = frozenset({"the", "this", "that", "a", "an", "your", "my", "our"})
@@ -103,7 +107,7 @@ class Query:
         return any(cue in pairs for cue in COUNT_CUES)
 
     def asks_existence(self) -> bool:
-        return tuple(self.tokens[:2]) in EXISTENCE_OPENERS
+        return any(tuple(self.tokens[: len(opener)]) == opener for opener in EXISTENCE_OPENERS)
 
     def asks_where(self) -> bool:
         return bool(self.tokens) and self.tokens[0] == "where"
@@ -177,6 +181,12 @@ class OracleAnswerer:
         names = [(CATEGORY, c) for c in facts.categories()]
         names += [(ROOM, r) for r in sorted(facts.vocabulary()[ROOM])]
         mentions = self._with_synonyms(tokens, facts.mentions(question), names)
+        taken = {i for m in mentions for i in range(m.start, m.end)}
+        named = [(i, attribute_word(t)) for i, t in enumerate(tokens) if i not in taken]
+        mentions = sorted(
+            [*mentions, *(Mention(value[0], value[1], i, i + 1) for i, value in named if value)],
+            key=lambda m: m.start,
+        )
         rooms = [m for m in mentions if m.kind == ROOM]
         return Query(
             question,
@@ -260,11 +270,16 @@ class OracleAnswerer:
         if query.subject:
             found = [
                 o for o in self._subjects(graph, query)
-                if all(o.attributes.get(k, v) == v for k, v in query.values.items())
+                if all(o.attributes.get(k) == v for k, v in query.values.items())
             ]  # fmt: skip
             return "yes" if found else "no"
         if query.room and not query.room_is_place:
             return "yes" if graph.room_counts()[query.room] else "no"
+        if query.values:  # "Is there anything green in the kitchen?"
+            room = query.room if query.room_is_place else ""
+            candidates = [o for o in graph.objects if not room or o.room == room]
+            found = [o for o in candidates if all(o.attributes.get(k) == v for k, v in query.values.items())]
+            return "yes" if found else "no"
         return "no"
 
     def _has_values(self, graph: SceneGraph, query: Query) -> str:

@@ -139,3 +139,28 @@ class IntentClassifier:
 def asks_yes_or_no(words: list[str]) -> bool:
     """Whether a question opens with an auxiliary verb, as yes/no questions do in English."""
     return bool(words) and words[0] in YES_NO_OPENERS
+
+
+ATTRIBUTE_WORDS: dict[str, dict[str, str]] = {
+    "color": {
+        **{w: w for w in ("black", "white", "red", "green", "yellow", "blue", "brown", "purple", "pink")},
+        **{w: w for w in ("orange", "gray", "beige", "tan", "cream", "ivory", "navy", "teal", "turquoise")},
+        **{w: w for w in ("violet", "maroon", "silver", "gold")},
+        "grey": "gray", "golden": "gold",
+    },
+    "material": {
+        **{w: w for w in ("wood", "metal", "steel", "iron", "glass", "plastic", "ceramic", "porcelain")},
+        **{w: w for w in ("fabric", "cloth", "cotton", "wool", "linen", "velvet", "leather", "stone")},
+        **{w: w for w in ("marble", "granite", "concrete", "wicker", "rattan", "bamboo", "paper")},
+        "wooden": "wood", "metallic": "metal",
+    },
+}  # fmt: skip
+"""English words for colours (the eleven basic colour terms and common shades) and materials, by the attribute
+field they name, each to its usual spelling in annotations ("grey" -> "gray", "wooden" -> "wood"). A question
+that names a value nobody observed still names it: "Is there a green chair?" asks about green chairs even when
+no green thing was seen (then the answer is no, not "yes, a chair")."""
+
+
+def attribute_word(word: str) -> tuple[str, str] | None:
+    """(attribute, value) an English colour or material word names, else None."""
+    return next(((kind, words[word]) for kind, words in ATTRIBUTE_WORDS.items() if word in words), None)
