@@ -14,8 +14,13 @@ room names, so a graph from it is as good (or as wrong) as the perception that f
 - Rooms: the agent's floor positions fall in CELL_M cells; each cell is named by the most frequent room name
   of the views taken in it and its 8 neighbours (one confused view does not make a room), and 4-connected
   cells of one name form a room instance; instances with fewer than MIN_ROOM_VIEWS views are dropped.
-  An object belongs to the instance among those with a cell within ROOM_REACH_M of its centre that its own
-  sightings' room names favour (views from closer count more), else the nearest.
+  Two instances of one type are one room when the agent's path went from one to the other through at most
+  BRIDGE_CELLS cells of neither (a stretch of confused views inside a room, not a second room of the type,
+  which lies past a doorway and another room). An object belongs to the instance among those with a cell
+  within ROOM_REACH_M of its centre that its own sightings' room names favour (views from closer count
+  more), else the nearest.
+- Attributes: each sighting's values from the attribute reporter (`perception.attributes`) are counted per
+  object; an object has, per attribute, the value most of its sightings reported.
 """
 
 from __future__ import annotations
@@ -40,8 +45,9 @@ MAX_MASK_SAMPLES = 600
 """Mask pixels back-projected per detection (an even subsample of larger masks)."""
 MIN_SIGHTINGS = 2
 CELL_M = 0.5
-MIN_ROOM_VIEWS = 8
+MIN_ROOM_VIEWS = 4
 ROOM_REACH_M = 1.2
+BRIDGE_CELLS = 2
 
 
 def thick(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -163,7 +169,34 @@ class RoomCells:
             if sum(sum(self.votes[c].values()) for c in component) >= MIN_ROOM_VIEWS:
                 key = f"{named[start]}@{start[0]},{start[1]}"
                 rooms.update({c: (named[start], key) for c in component})
-        return rooms
+        return self._bridged(rooms)
+
+    def _bridged(
+        self, rooms: dict[tuple[int, int], tuple[str, str]]
+    ) -> dict[tuple[int, int], tuple[str, str]]:
+        """`rooms` with instances of one type joined where the agent's path went from one to the other through at
+        most BRIDGE_CELLS cells of neither: a stretch of confused views splits a room, a real second room of the
+        type lies beyond a doorway and some other room."""
+        parent = {key: key for _, key in rooms.values()}
+
+        def root(key: str) -> str:
+            while parent[key] != key:
+                key = parent[key]
+            return key
+
+        last: dict[str, tuple[str, int, tuple[int, int]]] = {}
+        for index, cell in enumerate(self.path):
+            if cell not in rooms:
+                continue
+            name, key = rooms[cell]
+            if name in last:
+                before, at, where = last[name]
+                apart = max(abs(cell[0] - where[0]), abs(cell[1] - where[1])) - 1
+                if index - at - 1 <= BRIDGE_CELLS and apart <= BRIDGE_CELLS and root(before) != root(key):
+                    a, b = root(before), root(key)
+                    parent[max(a, b)] = min(a, b)
+            last[name] = (key, index, cell)
+        return {cell: (name, root(key)) for cell, (name, key) in rooms.items()}
 
 
 class DetectedObjects:
