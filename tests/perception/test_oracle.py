@@ -366,3 +366,15 @@ def test_an_existence_question_checks_the_attribute_it_names_even_one_never_obse
     assert answerer.answer(kitchen_view, "Are there any wooden chairs?") == "yes"
     assert answerer.answer(kitchen_view, "Did you see anything red in the kitchen?") == "yes"
     assert answerer.answer(kitchen_view, "Is there anything green in the kitchen?") == "no"
+
+
+def test_a_presence_question_about_something_never_observed_is_answered_no(
+    scene: OracleScene, kitchen_view, minilm: TextEmbedder
+) -> None:
+    """Only the two chairs of the kitchen were observed: the kitchen being seen does not make a dishwasher
+    present, and a chair named as the place does not make a towel present."""
+    answerer = OracleAnswerer(scene, min_pixels=100, text=minilm)
+    assert answerer.answer(kitchen_view, "Does the kitchen have a dishwasher?") == "no"
+    assert answerer.answer(kitchen_view, "Is there a towel on the chair?") == "no"
+    assert answerer.answer(kitchen_view, "Does the kitchen contain any chairs?") == "yes"
+    assert answerer.answer(kitchen_view, "Is there a big chair in the kitchen?") == "yes"

@@ -73,6 +73,10 @@ EXISTENCE_OPENERS = (
     ("did", "you", "see"), ("can", "you", "see"), ("have", "you", "seen"), ("did", "you", "notice"),
 )  # fmt: skip
 """How English opens a question about whether something is there."""
+INDEFINITES = frozenset({"a", "an", "any", "some"})
+PHRASE_ENDS = frozenset({"on", "or", "and", "near", "by", "next", "under", "than", "beside", "behind"})
+"""Words that end the noun phrase an indefinite article opens (besides LOCATION_WORDS)."""
+PRESENCE_VERBS = frozenset({"have", "has", "contain", "contains", "find", "see", "spot", "notice", "keep"})
 LOCATION_WORDS = frozenset({"in", "inside", "within", "of", "at", "from", "into", "throughout"})
 DETERMINERS = frozenset({"the", "this", "that", "a", "an", "your", "my", "our"})
 FILLER_WORDS = frozenset(
@@ -97,6 +101,7 @@ class Query:
     room_is_place: bool
     values: dict[str, str]
     yes_or_no: bool
+    names_unobserved: bool = False
 
     @property
     def subject(self) -> str:
@@ -108,6 +113,10 @@ class Query:
 
     def asks_existence(self) -> bool:
         return any(tuple(self.tokens[: len(opener)]) == opener for opener in EXISTENCE_OPENERS)
+
+    def asks_whether_present(self) -> bool:
+        """A yes/no question about whether something is there ("is there", "does the kitchen have")."""
+        return self.yes_or_no and (self.asks_existence() or any(t in PRESENCE_VERBS for t in self.tokens))
 
     def asks_where(self) -> bool:
         return bool(self.tokens) and self.tokens[0] == "where"
@@ -131,6 +140,21 @@ def room_is_place(tokens: list[str], mention: Mention, names_objects: bool) -> b
         index -= 1
     possessive = mention.end < len(tokens) and tokens[mention.end] == "s"
     return possessive or (index >= 0 and tokens[index] in LOCATION_WORDS)
+
+
+def names_unobserved(tokens: list[str], mentions: list[Mention]) -> bool:
+    """Whether the first noun phrase an indefinite article opens ("a dishwasher", "any towels on the bed")
+    names nothing observed: no category, room or attribute value of it was seen."""
+    covered = {i for m in mentions for i in range(m.start, m.end)}
+    start = next((i + 1 for i, token in enumerate(tokens) if token in INDEFINITES), None)
+    if start is None:
+        return False
+    phrase = []
+    for index in range(start, len(tokens)):
+        if tokens[index] in LOCATION_WORDS or tokens[index] in PHRASE_ENDS:
+            break
+        phrase.append(index)
+    return bool(phrase) and not any(index in covered for index in phrase)
 
 
 class OracleAnswerer:
@@ -197,6 +221,7 @@ class OracleAnswerer:
             bool(rooms) and room_is_place(tokens, rooms[0], any(m.kind == CATEGORY for m in mentions)),
             {m.kind: m.name for m in reversed(mentions) if m.kind not in (CATEGORY, ROOM)},
             asks_yes_or_no(tokens),
+            names_unobserved(tokens, mentions),
         )
 
     def _with_synonyms(
@@ -225,13 +250,15 @@ class OracleAnswerer:
 
     def by_rule(self, graph: SceneGraph, query: Query) -> str | None:
         """The answer when a general rule covers the question, else None."""
+        if query.names_unobserved and query.asks_whether_present():
+            return "no"  # "Does the kitchen have a dishwasher?" when no dishwasher was observed
         comparative = query.comparative()
         if comparative and len(set(query.categories)) >= 2:
             return self._compare(graph, query, comparative)
         if query.asks_count():
             return self._count(graph, query)
-        if query.asks_existence():
-            return self._exists(graph, query)
+        if query.asks_existence() or (query.asks_whether_present() and query.subject and query.room_is_place):
+            return self._exists(graph, query)  # "is there ...", "does the kitchen contain any chairs?"
         if query.subject and query.values and query.alternatives():
             return self._attribute(graph, query, next(iter(query.values)))
         if query.subject and query.values and query.yes_or_no:
