@@ -37,6 +37,7 @@ from tango.perception.oracle.intents import (
     IntentClassifier,
     asks_yes_or_no,
     attribute_word,
+    english_synonym,
 )
 from tango.perception.oracle.mentions import Mention, masked, words
 from tango.perception.oracle.observed import ObservedObjects
@@ -66,6 +67,17 @@ COMPARATIVES: dict[str, tuple[Callable[[GraphObject], float], bool]] = {
     "longer": (lambda o: max(o.size[0], o.size[2]), True),
     "wider": (lambda o: max(o.size[0], o.size[2]), True),
 }
+SUPERLATIVES = {
+    "tallest": "taller", "highest": "higher", "shortest": "shorter", "lowest": "lower", "biggest": "bigger",
+    "largest": "larger", "smallest": "smaller", "longest": "longer", "widest": "wider",
+}  # fmt: skip
+COMPARATIVES.update(
+    {superlative: COMPARATIVES[comparative] for superlative, comparative in SUPERLATIVES.items()}
+)
+MEASURES = {"height": ("taller", "shorter"), "size": ("bigger", "smaller"), "length": ("longer", "shorter")}
+"""A measure noun and its comparatives, for "which has greater height" / "the smaller size"."""
+MORE_WORDS = frozenset({"greater", "greatest", "more", "most", "larger", "bigger", "higher"})
+LESS_WORDS = frozenset({"less", "least", "lesser", "smaller", "lower"})
 """Comparative adjective -> the observed size it compares and whether the larger value wins."""
 COUNT_CUES = (("how", "many"), ("number", "of"))
 EXISTENCE_OPENERS = (
@@ -126,6 +138,13 @@ class Query:
         return "or" in self.tokens
 
     def comparative(self) -> str:
+        """The comparative (or superlative) adjective the question asks by, or the one its measure noun and
+        "greater"/"less" mean ("which has greater height" -> taller)."""
+        for noun, (more, less) in MEASURES.items():
+            if noun in self.tokens and MORE_WORDS & set(self.tokens):
+                return more
+            if noun in self.tokens and LESS_WORDS & set(self.tokens):
+                return less
         return next((word for word in self.tokens if word in COMPARATIVES), "")
 
 
@@ -227,8 +246,9 @@ class OracleAnswerer:
     def _with_synonyms(
         self, tokens: list[str], mentions: list[Mention], names: list[tuple[str, str]]
     ) -> list[Mention]:
-        """`mentions` plus the free words (one or two) nearest an observed category or room type (`names`:
-        (kind, name) pairs) above SYNONYM_SIMILARITY: "sofa" for a couch, "restroom" for a bathroom."""
+        """`mentions` plus the free words (one or two) that name an observed category or room type (`names`:
+        (kind, name) pairs): an everyday English name of it ("washroom", "settee", intents.ENGLISH_SYNONYMS),
+        else the nearest name above SYNONYM_SIMILARITY ("restroom" for a bathroom)."""
         taken = {i for m in mentions for i in range(m.start, m.end)}
         spans = [
             (start, start + size)
@@ -237,10 +257,18 @@ class OracleAnswerer:
             if not any(i in taken for i in range(start, start + size))
             and not any(tokens[i] in FILLER_WORDS or len(tokens[i]) < 3 for i in range(start, start + size))
         ]
-        if not spans or not names:
-            return mentions
-        similarity = self.text.similarity([" ".join(tokens[a:b]) for a, b in spans], [n for _, n in names])
         found = list(mentions)
+        kinds = {name: kind for kind, name in names}
+        free = [(a, a + n) for n in (2, 1) for a in range(len(tokens) - n + 1)]
+        for start, end in free:  # everyday names first (filler words too: "sitting room")
+            canonical = english_synonym(tokens[start:end])
+            if canonical in kinds and not any(i in taken for i in range(start, end)):
+                found.append(Mention(kinds[canonical], canonical, start, end))
+                taken.update(range(start, end))
+        spans = [(a, b) for a, b in spans if not any(i in taken for i in range(a, b))]
+        if not spans or not names:
+            return sorted(found, key=lambda m: m.start)
+        similarity = self.text.similarity([" ".join(tokens[a:b]) for a, b in spans], [n for _, n in names])
         for (start, end), row in zip(spans, similarity):
             best = int(row.argmax())
             if row[best] >= SYNONYM_SIMILARITY and not any(i in taken for i in range(start, end)):
