@@ -16,6 +16,7 @@ from pathlib import Path
 import tango.perception as perception_package
 import tango.perception.oracle as oracle_package
 import tango.scenes.datasets as datasets_package
+from tango.perception.config import DEFAULT_ROOMS, OBJECT_VOCABULARY
 from tango.scenes.datasets import questions, wording
 
 ORACLE_DIR = Path(oracle_package.__file__).parent
@@ -31,6 +32,7 @@ CHECKED = [
     PERCEPTION_DIR / "scene_graph_answerer.py",
     PERCEPTION_DIR / "detected_objects.py",
     PERCEPTION_DIR / "scene_graph_detections.py",
+    PERCEPTION_DIR / "english.py",
     PERCEPTION_DIR / "simulated" / "attributes.py",
 ]
 MIN_BODY_NODES = 12
@@ -176,6 +178,11 @@ def bodies(tree: ast.AST) -> set[str]:
     return found
 
 
+THING_NAMES = frozenset(OBJECT_VOCABULARY) | frozenset(DEFAULT_ROOMS)
+"""Names of household things and room types of several words ("trash can", "living room"), perception's own
+vocabulary (tango.perception.config): the language annotations and questions share, like single-word field
+names, not a phrasing of the generator."""
+
 WRITERS = ("descriptions.py", "facts.py", "goat.py", "openeqa.py", "questions.py", "wording.py")
 """The generator modules that decide what a question or description states and what its answer is (the
 others place start poses and view points, whose numbers say nothing about an answer)."""
@@ -190,7 +197,9 @@ def shared_with_generator(source: str) -> list[str]:
     tree, shared = ast.parse(source), []
     for name, other in generator_trees().items():
         shared += [f"number {n} ({name})" for n in shared_numbers(numbers(tree), numbers(other))]
-        shared += [f"template {t!r} ({name})" for t in sorted(templates(tree) & templates(other))]
+        shared += [
+            f"template {t!r} ({name})" for t in sorted(templates(tree) & templates(other) - THING_NAMES)
+        ]
         shared += [f"a function body of {name}" for _ in bodies(tree) & bodies(other)]
     return shared
 

@@ -30,14 +30,13 @@ from typing import cast
 
 from tango.perception.config import AnswererConfig
 from tango.perception.context import BuildContext
+from tango.perception.english import attribute_word, english_synonym
 from tango.perception.oracle.ground_truth import GroundTruth, OracleContext
 from tango.perception.oracle.intents import (
     ROOM_PLACEHOLDER,
     SUBJECT_PLACEHOLDER,
     IntentClassifier,
     asks_yes_or_no,
-    attribute_word,
-    english_synonym,
 )
 from tango.perception.oracle.mentions import Mention, masked, words
 from tango.perception.oracle.observed import ObservedObjects
@@ -90,7 +89,9 @@ PHRASE_ENDS = frozenset({"on", "or", "and", "near", "by", "next", "under", "than
 """Words that end the noun phrase an indefinite article opens (besides LOCATION_WORDS)."""
 PRESENCE_VERBS = frozenset({"have", "has", "contain", "contains", "find", "see", "spot", "notice", "keep"})
 LOCATION_WORDS = frozenset({"in", "inside", "within", "of", "at", "from", "into", "throughout"})
-DETERMINERS = frozenset({"the", "this", "that", "a", "an", "your", "my", "our"})
+DETERMINERS = frozenset(
+    {"the", "this", "that", "a", "an", "your", "my", "our", "either", "each", "every", "both", "any", "one"}
+)
 FILLER_WORDS = frozenset(
     {"the", "this", "that", "there", "here", "what", "which", "where", "how", "many", "is", "are", "was",
      "were", "does", "did", "have", "has", "any", "some", "home", "house", "apartment", "flat", "room",
@@ -247,7 +248,7 @@ class OracleAnswerer:
         self, tokens: list[str], mentions: list[Mention], names: list[tuple[str, str]]
     ) -> list[Mention]:
         """`mentions` plus the free words (one or two) that name an observed category or room type (`names`:
-        (kind, name) pairs): an everyday English name of it ("washroom", "settee", intents.ENGLISH_SYNONYMS),
+        (kind, name) pairs): an everyday English name of it ("washroom", "settee", tango.perception.english),
         else the nearest name above SYNONYM_SIMILARITY ("restroom" for a bathroom)."""
         taken = {i for m in mentions for i in range(m.start, m.end)}
         spans = [
