@@ -127,6 +127,14 @@ class Query:
     def asks_existence(self) -> bool:
         return any(tuple(self.tokens[: len(opener)]) == opener for opener in EXISTENCE_OPENERS)
 
+    def asks_room_contents(self) -> bool:
+        """A yes/no question whether a room has a thing: the room named before the verb, the thing after it
+        ("Does the kitchen contain any chairs?", not "Does the kitchen's table have nothing on it?")."""
+        verb = next((i for i, t in enumerate(self.tokens) if t in PRESENCE_VERBS), None)
+        rooms = [m.start for m in self.mentions if m.kind == ROOM]
+        things = [m.start for m in self.mentions if m.kind == CATEGORY]
+        return self.yes_or_no and verb is not None and bool(rooms and things) and rooms[0] < verb < things[0]
+
     def asks_whether_present(self) -> bool:
         """A yes/no question about whether something is there ("is there", "does the kitchen have")."""
         return self.yes_or_no and (self.asks_existence() or any(t in PRESENCE_VERBS for t in self.tokens))
@@ -286,7 +294,7 @@ class OracleAnswerer:
             return self._compare(graph, query, comparative)
         if query.asks_count():
             return self._count(graph, query)
-        if query.asks_existence() or (query.asks_whether_present() and query.subject and query.room_is_place):
+        if query.asks_existence() or query.asks_room_contents():
             return self._exists(graph, query)  # "is there ...", "does the kitchen contain any chairs?"
         if query.subject and query.values and query.alternatives():
             return self._attribute(graph, query, next(iter(query.values)))
