@@ -129,7 +129,7 @@ class Query:
 
     def asks_room_contents(self) -> bool:
         """A yes/no question whether a room has a thing: the room named before the verb, the thing after it
-        ("Does the kitchen contain any chairs?", not "Does the kitchen's table have nothing on it?")."""
+        ("Does the kitchen contain any chairs?", not "Does the kitchen's table hold a vase?")."""
         verb = next((i for i, t in enumerate(self.tokens) if t in PRESENCE_VERBS), None)
         rooms = [m.start for m in self.mentions if m.kind == ROOM]
         things = [m.start for m in self.mentions if m.kind == CATEGORY]
