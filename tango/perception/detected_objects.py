@@ -48,6 +48,9 @@ CELL_M = 0.5
 MIN_ROOM_VIEWS = 4
 ROOM_REACH_M = 1.2
 BRIDGE_CELLS = 2
+"""The three room choices, measured on the val split's 42 questions against the annotated rooms
+(docs/openeqa.md): 4 views keep the small rooms 8 and 12 lost, a 2-cell (1 m) bridge joins most same-room
+fragments, and reaches from 0.6 to 2 m give objects their room's type alike, 1.2 m best by a little."""
 
 
 def thick(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
