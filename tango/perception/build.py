@@ -12,6 +12,7 @@ from typing import Any, Generic, TypeVar, overload
 
 from tango.perception.config import PerceptionConfig, perception_config
 from tango.perception.context import BuildContext, SharedModels
+from tango.perception.detected_objects import AttributeReporter
 from tango.perception.interfaces import (
     Answerer,
     DescriptionMatcher,
@@ -99,6 +100,7 @@ class PerceptionBundle:
     description: Component[DescriptionMatcher] = Component()
     room: Component[RoomClassifier] = Component()
     memory: Component[Memory] = Component()
+    attributes: Component[AttributeReporter] = Component()
 
     def observe(self, obs: Observation, maps: MapView) -> None:
         """Record one frame the agent received: into the ground truth's observed objects, the memory and every

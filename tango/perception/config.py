@@ -157,6 +157,17 @@ class MemoryConfig:
 
 
 @dataclass
+class AttributesConfig:
+    """Attribute reporter: what colour, material, ... perception reports for a detected object (the scene graph
+    from detections carries them). `none` (reports nothing: no real attribute model is wired yet), `oracle`
+    (the annotated values of the object under the mask) or `simulated` (those values degraded by the error
+    model in `options`, tango.perception.simulated.attributes)."""
+
+    kind: str = "none"
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
 class PerceptionConfig:
     """All perception components; `name` is the preset's, `device` is auto|cpu|cuda, `half` uses fp16 on cuda."""
 
@@ -171,6 +182,7 @@ class PerceptionConfig:
     description: DescriptionConfig = field(default_factory=DescriptionConfig)
     room: RoomConfig = field(default_factory=RoomConfig)
     memory: MemoryConfig = field(default_factory=MemoryConfig)
+    attributes: AttributesConfig = field(default_factory=AttributesConfig)
 
 
 def perception_config(source: Any = None) -> PerceptionConfig:

@@ -1,6 +1,6 @@
 """The perception component registry: `@register(component, kind)` names a factory for `perception.<component>`.
 
-Components are detector, scorer, answerer, matcher, description, room and memory. A factory takes the
+Components are detector, scorer, answerer, matcher, description, room, memory and attributes. A factory takes the
 component's config section and a `BuildContext` and returns an object with that component's interface
 (`tango.perception.interfaces`). Factories registered with `oracle=True` receive an `OracleContext` that holds
 the episode's `GroundTruth`; all others get a context without it, so only named oracles can read ground truth,
@@ -25,7 +25,7 @@ from tango.plugins import import_package_modules, load_entry_points
 
 ENTRY_POINT_GROUP = "tango.perception"
 BUILTIN_PACKAGES = ("tango.perception", "tango.perception.oracle", "tango.perception.simulated")
-COMPONENTS = ("detector", "scorer", "answerer", "matcher", "description", "room", "memory")
+COMPONENTS = ("detector", "scorer", "answerer", "matcher", "description", "room", "memory", "attributes")
 
 Factory = Callable[[Any, Any], Any]
 Flag = bool | Callable[[Any], bool]

@@ -36,6 +36,8 @@ room. For example: "3", "no", "blue", "wood", "the lamp", "the kitchen", "the ov
 - Count matching lines to count; compare the listed sizes to compare; an object not listed was not seen.
 - If the list cannot answer the question, reply: unknown."""
 
+_ANSWER_LIKE = re.compile(r"[^\W_]")
+"""A line that can be an answer holds a letter or digit (a garbled line of control characters or marks cannot)."""
 _PREFIX = re.compile(r"^\s*(?:answer|a)\s*[:\-]\s*", re.IGNORECASE)
 
 
@@ -54,9 +56,9 @@ def graph_messages(graph: SceneGraph, question: str) -> list[dict[str, Any]]:
 
 
 def short_answer(reply: str) -> str:
-    """The answer in a model reply: its first non-empty line without an "Answer:" label, quotes or a final
-    full stop, cut to MAX_ANSWER_CHARS ("" for an empty reply)."""
-    line = next((part.strip() for part in reply.splitlines() if part.strip()), "")
+    """The answer in a model reply: its first line with a letter or digit, without an "Answer:" label, quotes
+    or a final full stop, cut to MAX_ANSWER_CHARS ("" for an empty or garbled reply)."""
+    line = next((part.strip() for part in reply.splitlines() if _ANSWER_LIKE.search(part)), "")
     line = _PREFIX.sub("", line).strip().strip("\"'`*").strip()
     return line.rstrip(".").strip()[:MAX_ANSWER_CHARS]
 

@@ -4,7 +4,10 @@ For each category of a run's `episodes.jsonl`: the number of questions, the mean
 (`normalised_match`, `llm_match`, `llm_match_local`, `judge_agreement`) and `content_right`, the share of
 answers right by content under a plain check: after normalisation (lower case, no punctuation or articles)
 an answer is right when its words and a reference's words contain one another (for yes/no and number
-answers, when the first words are equal). Intervals are percentile bootstraps over questions (seeded).
+answers, when the first words are equal). Everyday names count as the thing they name on both sides
+("the fridge" and "the refrigerator", "grey" and "gray": tango.perception.english), so the check does not
+mark an answer wrong for naming a thing as the annotation does. Intervals are percentile bootstraps over
+questions (seeded).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from tango.perception.english import attribute_word, english_synonym
 from tango.tasks.openeqa_scoring import normalise_answer
 
 SCORES = ("content_right", "normalised_match", "llm_match", "llm_match_local", "judge_agreement")
@@ -26,13 +30,31 @@ SEED = 0
 EXACT_FIRST_WORDS = frozenset({"yes", "no"})
 
 
+def canonical_words(text: str) -> list[str]:
+    """The normalised words of `text`, everyday names (one or two words) replaced by the annotation's name."""
+    words = normalise_answer(text).split()
+    out: list[str] = []
+    index = 0
+    while index < len(words):
+        pair = english_synonym(words[index : index + 2]) if index + 1 < len(words) else ""
+        if pair:
+            out.extend(pair.split())
+            index += 2
+            continue
+        single = english_synonym(words[index : index + 1])
+        value = attribute_word(words[index])
+        out.extend(single.split() if single else [value[1] if value else words[index]])
+        index += 1
+    return out
+
+
 def right_by_content(prediction: str, references: Sequence[str]) -> bool:
     """Whether the answer says what a reference says (see the module docstring)."""
-    said = normalise_answer(prediction).split()
+    said = canonical_words(prediction)
     if not said:
         return False
     for reference in references:
-        meant = normalise_answer(reference).split()
+        meant = canonical_words(reference)
         if not meant:
             continue
         if meant[0] in EXACT_FIRST_WORDS or meant[0].isdigit():

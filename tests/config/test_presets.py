@@ -85,7 +85,7 @@ def test_perception_schema_defaults_read_no_ground_truth_and_the_oracle_preset_n
     oracle = OmegaConf.to_object(_compose("perception=oracle").perception)
     assert isinstance(oracle, PerceptionConfig)
     assert oracle_components(oracle) == [
-        "answerer", "description", "detector", "matcher", "memory", "room", "scorer",
+        "answerer", "attributes", "description", "detector", "matcher", "memory", "room", "scorer",
     ]  # fmt: skip
     assert oracle.detector.label_similarity == 0.7 and oracle.matcher.kind == "oracle"
 

@@ -124,3 +124,17 @@ def test_a_bundle_hands_every_frame_to_a_scene_graph_answerer_over_detections() 
     bundle = build_perception(config)
     assert oracle_components(config) == []
     assert bundle._observing == ["answerer"]
+
+
+def test_a_room_split_by_confused_views_on_the_path_is_one_room_and_two_rooms_apart_stay_two() -> None:
+    cells = RoomCells()
+    visits(cells, "living room", np.arange(0.0, 2.0, 0.5))
+    visits(cells, "dining room", [2.0, 2.5], views=4)  # two cells of confused views, walked through
+    visits(cells, "living room", np.arange(3.0, 5.0, 0.5))
+    visits(cells, "hallway", np.arange(5.0, 7.0, 0.5))  # a real second living room lies past a hallway
+    visits(cells, "living room", np.arange(7.0, 9.0, 0.5))
+    rooms = cells.instances()
+    keys = sorted({key for name, key in rooms.values() if name == "living room"})
+    assert len(keys) == 2
+    assert rooms[RoomCells.cell(np.array([0.0, 0, 0]))] == rooms[RoomCells.cell(np.array([4.5, 0, 0]))]
+    assert rooms[RoomCells.cell(np.array([8.0, 0, 0]))][1] != rooms[RoomCells.cell(np.array([0.0, 0, 0]))][1]

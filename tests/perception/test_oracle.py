@@ -183,6 +183,7 @@ def test_build_oracle_bundle_describes_itself_and_shares_what_was_observed(
     assert info["name"] == "oracle"
     assert info["oracle_components"] == [
         "answerer",
+        "attributes",
         "description",
         "detector",
         "matcher",
@@ -350,3 +351,67 @@ def test_oracle_answerer_forms_found_missing_by_the_held_out_check(
     is English (an opener, "or", a named value), not the wording of one question."""
     answerer = OracleAnswerer(furnished_scene(), min_pixels=100, text=minilm)
     assert answerer.answer(make_observation(seen_everything_view()), question) == answer
+
+
+def test_an_existence_question_checks_the_attribute_it_names_even_one_never_observed(
+    scene: OracleScene, kitchen_view, minilm: TextEmbedder
+) -> None:
+    """Chair 1 is red wood, chair 2 blue metal; nothing green or leather was observed (the bed is unseen)."""
+    answerer = OracleAnswerer(scene, min_pixels=100, text=minilm)
+    assert answerer.answer(kitchen_view, "Is there a green chair?") == "no"
+    assert answerer.answer(kitchen_view, "Do you see a grey chair in the kitchen?") == "no"
+    assert answerer.answer(kitchen_view, "Is there a leather chair?") == "no"
+    assert answerer.answer(kitchen_view, "Is the chair green?") == "no"
+    assert answerer.answer(kitchen_view, "Is there a blue chair in the kitchen?") == "yes"
+    assert answerer.answer(kitchen_view, "Are there any wooden chairs?") == "yes"
+    assert answerer.answer(kitchen_view, "Did you see anything red in the kitchen?") == "yes"
+    assert answerer.answer(kitchen_view, "Is there anything green in the kitchen?") == "no"
+
+
+def test_a_presence_question_about_something_never_observed_is_answered_no(
+    scene: OracleScene, kitchen_view, minilm: TextEmbedder
+) -> None:
+    """Only the two chairs of the kitchen were observed: the kitchen being seen does not make a dishwasher
+    present, and a chair named as the place does not make a towel present."""
+    answerer = OracleAnswerer(scene, min_pixels=100, text=minilm)
+    assert answerer.answer(kitchen_view, "Does the kitchen have a dishwasher?") == "no"
+    assert answerer.answer(kitchen_view, "Is there a towel on the chair?") == "no"
+    assert answerer.answer(kitchen_view, "Does the kitchen contain any chairs?") == "yes"
+    assert answerer.answer(kitchen_view, "Is there a big chair in the kitchen?") == "yes"
+
+
+def _flat() -> OracleScene:
+    """A living room with a grey couch and a lamp, a bathroom with a toilet, all observed by one view."""
+    from tango.sim.scene import parse_annotations
+
+    def obj(i: int, category: str, room: int, lo: list[float], hi: list[float], **attributes: str) -> dict:
+        names = {0: "living room", 1: "bathroom"}
+        return {"id": i, "category": category, "room_id": room, "room": names[room], "attributes": attributes,
+                "bbox": {"min": lo, "max": hi}}  # fmt: skip
+
+    annotation = {
+        "format": "tango-scene/1", "scene_id": "flat", "floor_y": 0.0,
+        "rooms": [{"id": 0, "type": "living room", "min": [-5.0, -5.0], "max": [0.0, 5.0]},
+                  {"id": 1, "type": "bathroom", "min": [0.0, -5.0], "max": [5.0, 5.0]}],
+        "objects": [
+            obj(1, "couch", 0, [-3.0, 0.0, -2.5], [-1.0, 0.8, -1.5], color="gray", material="fabric"),
+            obj(2, "lamp", 0, [-0.8, 0.0, -2.2], [-0.5, 1.6, -1.9], color="white"),
+            obj(3, "toilet", 1, [1.0, 0.0, -2.2], [1.5, 0.7, -1.6], color="white", material="ceramic"),
+        ],
+    }  # fmt: skip
+    return OracleScene.from_annotations(parse_annotations(annotation, "flat"))
+
+
+def test_superlatives_measure_nouns_and_everyday_names_of_rooms_and_things(minilm: TextEmbedder) -> None:
+    answerer = OracleAnswerer(_flat(), min_pixels=100, text=minilm)
+    semantic = np.zeros((48, 64), dtype=np.int32)
+    for k, object_id in enumerate([1, 2, 3]):
+        semantic[5:25, k * 20 : k * 20 + 15] = object_id
+    view = make_observation(semantic)
+    assert answerer.answer(view, "Which is the tallest, the couch or the lamp?") == "the lamp"
+    assert answerer.answer(view, "Which has the greater height: the toilet or the couch?") == "the couch"
+    assert answerer.answer(view, "Which is of smaller size, the lamp or the couch?") == "the lamp"
+    assert answerer.answer(view, "How many washrooms are there?") == "1"  # MiniLM puts it nearer living room
+    assert answerer.answer(view, "How many lavatories does the flat have?") == "1"
+    assert answerer.answer(view, "What colour is the settee in the sitting room?") == "gray"
+    assert answerer.answer(view, "Is there a cooker in the lounge?") == "no"  # no oven was observed

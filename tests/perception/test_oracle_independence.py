@@ -16,6 +16,7 @@ from pathlib import Path
 import tango.perception as perception_package
 import tango.perception.oracle as oracle_package
 import tango.scenes.datasets as datasets_package
+from tango.perception.config import DEFAULT_ROOMS, OBJECT_VOCABULARY
 from tango.scenes.datasets import questions, wording
 
 ORACLE_DIR = Path(oracle_package.__file__).parent
@@ -30,6 +31,9 @@ CHECKED = [
     PERCEPTION_DIR / "scene_graph.py",
     PERCEPTION_DIR / "scene_graph_answerer.py",
     PERCEPTION_DIR / "detected_objects.py",
+    PERCEPTION_DIR / "scene_graph_detections.py",
+    PERCEPTION_DIR / "english.py",
+    PERCEPTION_DIR / "simulated" / "attributes.py",
 ]
 MIN_BODY_NODES = 12
 """Function bodies smaller than this many AST nodes (a bare `return x(y)`) are too plain to compare."""
@@ -74,16 +78,59 @@ def docstring_ids(tree: ast.AST) -> set[int]:
     }
 
 
-def numbers(tree: ast.AST) -> set[float]:
-    """Numeric literals (a negated literal as its negative), common ones left out."""
-    found: set[float] = set()
+UNITS = {"_m": "m", "_s": "s", "_deg": "deg", "_px": "px"}
+"""Name endings that state a number's unit; a named number without one is a plain quantity (a count, a ratio,
+a slope), and a literal bound to no name could be anything."""
+ANY_UNIT = "?"
+
+
+def unit_of(name: str) -> str:
+    """The unit a constant's or field's name states ("NEAR_RADIUS_M" -> "m"), "" for none."""
+    return next((unit for ending, unit in UNITS.items() if name.lower().endswith(ending)), "")
+
+
+def numbers(tree: ast.AST) -> set[tuple[float, str]]:
+    """Numeric literals (a negated literal as its negative) with the unit the name they are bound to states (a
+    constant, a dataclass field, a keyword argument; ANY_UNIT when bound to no name), common ones left out."""
+    units: dict[int, str] = {}
     for node in ast.walk(tree):
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            node = ast.Constant(-node.operand.value) if isinstance(node.operand, ast.Constant) else node
-        numeric = isinstance(node, ast.Constant) and isinstance(node.value, (int, float))
-        if numeric and not isinstance(node.value, bool) and node.value not in COMMON_NUMBERS:
-            found.add(float(node.value))
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if len(targets) == 1 and isinstance(targets[0], (ast.Name, ast.Attribute)):
+                units[id(node.value)] = unit_of(getattr(targets[0], "id", getattr(targets[0], "attr", "")))
+        elif isinstance(node, ast.keyword) and node.arg:
+            units[id(node.value)] = unit_of(node.arg)
+    literals: list[tuple[ast.AST, object]] = []
+    negated: set[int] = set()
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.UnaryOp)
+            and isinstance(node.op, ast.USub)
+            and isinstance(node.operand, ast.Constant)
+        ):
+            negated.add(id(node.operand))
+            value = node.operand.value
+            literals.append((node, -value if isinstance(value, (int, float)) else value))
+        elif isinstance(node, ast.Constant):
+            literals.append((node, node.value))
+    found: set[tuple[float, str]] = set()
+    for node, value in literals:
+        numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if id(node) not in negated and numeric and value not in COMMON_NUMBERS:
+            found.add((float(value), units.get(id(node), ANY_UNIT)))  # type: ignore[arg-type]
     return found
+
+
+def shared_numbers(mine: set[tuple[float, str]], theirs: set[tuple[float, str]]) -> list[float]:
+    """Values both use as the same kind of quantity: equal values whose units are equal, or either unknown."""
+    return sorted(
+        {
+            a
+            for a, unit in mine
+            for b, other in theirs
+            if a == b and (unit == other or ANY_UNIT in (unit, other))
+        }
+    )
 
 
 def templates(tree: ast.AST) -> set[str]:
@@ -131,6 +178,11 @@ def bodies(tree: ast.AST) -> set[str]:
     return found
 
 
+THING_NAMES = frozenset(OBJECT_VOCABULARY) | frozenset(DEFAULT_ROOMS)
+"""Names of household things and room types of several words ("trash can", "living room"), perception's own
+vocabulary (tango.perception.config): the language annotations and questions share, like single-word field
+names, not a phrasing of the generator."""
+
 WRITERS = ("descriptions.py", "facts.py", "goat.py", "openeqa.py", "questions.py", "wording.py")
 """The generator modules that decide what a question or description states and what its answer is (the
 others place start poses and view points, whose numbers say nothing about an answer)."""
@@ -144,8 +196,10 @@ def shared_with_generator(source: str) -> list[str]:
     """What a module's code shares with any generator module: numbers, multi-word templates, function bodies."""
     tree, shared = ast.parse(source), []
     for name, other in generator_trees().items():
-        shared += [f"number {n} ({name})" for n in sorted(numbers(tree) & numbers(other))]
-        shared += [f"template {t!r} ({name})" for t in sorted(templates(tree) & templates(other))]
+        shared += [f"number {n} ({name})" for n in shared_numbers(numbers(tree), numbers(other))]
+        shared += [
+            f"template {t!r} ({name})" for t in sorted(templates(tree) & templates(other) - THING_NAMES)
+        ]
         shared += [f"a function body of {name}" for _ in bodies(tree) & bodies(other)]
     return shared
 
@@ -159,10 +213,20 @@ def test_the_comparison_finds_what_the_oracle_shared_before() -> None:
     assert shared_with_generator(BEFORE["answerer.py"]) == ["template 'in the {}' (questions.py)"]
 
 
+def test_numbers_are_compared_as_the_same_kind_of_quantity() -> None:
+    """A metre threshold of the generator's value is shared under any metre name or unnamed; the same value
+    as a unitless slope or as seconds is not (a coincidence of digits, not a shared relation)."""
+    assert shared_with_generator("REACH_M = 1.5\n") == ["number 1.5 (facts.py)"]
+    assert shared_with_generator("def near(d):\n    return d < 1.5\n") == ["number 1.5 (facts.py)"]
+    assert shared_with_generator("f(radius_m=1.5)\n") == ["number 1.5 (facts.py)"]
+    assert shared_with_generator("size_slope = 1.5\nWAIT_S = 1.5\n") == []
+
+
 def test_no_generator_module_is_reachable_from_the_answerers() -> None:
     modules = [
         "tango.perception.oracle.answerer", "tango.perception.oracle.description_goal",
         "tango.perception.scene_graph_answerer", "tango.perception.detected_objects",
+        "tango.perception.scene_graph_detections", "tango.perception.simulated.attributes",
         "tango.tasks.openeqa_scoring",
     ]  # fmt: skip
     script = (

@@ -72,6 +72,8 @@ def test_graph_text_lists_rooms_objects_sizes_and_relations() -> None:
         ("\n  3\nbecause three chairs", "3"),
         ('"kitchen"', "kitchen"),
         ("", ""),
+        ("\x00\n### ???", ""),
+        ("**\nAnswer: 2 chairs", "2 chairs"),
     ],
 )
 def test_short_answer_is_the_first_line_without_labels(reply: str, answer: str) -> None:

@@ -243,7 +243,15 @@ def test_the_simulated_preset_names_every_component_that_reads_ground_truth() ->
     scene = _scene(_object(1, "chair", -2.5, 0.4))
     config = preset("perception", "simulated")
     bundle = build_perception(config, GroundTruth(scene, 100))
-    assert bundle.oracle_components == ["answerer", "description", "detector", "matcher", "room", "scorer"]
+    assert bundle.oracle_components == [
+        "answerer",
+        "attributes",
+        "description",
+        "detector",
+        "matcher",
+        "room",
+        "scorer",
+    ]
     with pytest.raises(ValueError, match="need the episode's ground truth"):
         build_perception(config)
 

@@ -39,6 +39,7 @@ def test_a_short_objectnav_episode_runs_with_simulated_perception(dataset_root: 
     assert perception["name"] == "simulated"
     assert perception["oracle_components"] == [
         "answerer",
+        "attributes",
         "description",
         "detector",
         "matcher",

@@ -25,6 +25,10 @@ def test_content_check() -> None:
     assert right_by_content("yes, there is one", ["yes"]) and not right_by_content("no", ["yes"])
     assert right_by_content("3", ["3"]) and not right_by_content("2", ["3"])
     assert not right_by_content("", ["yes"]) and not right_by_content("the lamp", ["the plant"])
+    assert right_by_content("the refrigerator", ["the fridge"]) and right_by_content("grey", ["gray"])
+    assert right_by_content("sitting room", ["living room"]) and not right_by_content(
+        "the oven", ["the fridge"]
+    )
 
 
 def test_breakdown_gives_per_category_means_with_intervals() -> None:

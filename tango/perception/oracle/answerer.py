@@ -17,8 +17,9 @@ scene-graph answerer (tango.perception.scene_graph_answerer) with the configured
 `fallback: none`, the answer "unknown". The answerer never parses a dataset's sentences or returns its
 phrasings: its answers are a number, yes or no, an attribute value, a room type or an object's name.
 
-The `scene_graph` answerer kind is registered here too: over the annotated objects observed it is an oracle,
-over the bundle's detections (`graph: detections`, tango.perception.detected_objects) it is not.
+This module also registers the ORACLE graph source of the `scene_graph` answerer (`graph: observed`, the
+annotated objects observed; tango.perception.scene_graph_detections holds the kind and the source from
+detections).
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import cast
 
-from tango.perception.config import GRAPH_SOURCES, AnswererConfig
+from tango.perception.config import AnswererConfig
 from tango.perception.context import BuildContext
-from tango.perception.detected_objects import DetectionGraph
+from tango.perception.english import attribute_word, english_synonym
 from tango.perception.oracle.ground_truth import GroundTruth, OracleContext
 from tango.perception.oracle.intents import (
     ROOM_PLACEHOLDER,
@@ -45,6 +46,7 @@ from tango.perception.oracle.visible import visible_objects
 from tango.perception.registry import register
 from tango.perception.scene_graph import GraphObject, SceneGraph
 from tango.perception.scene_graph_answerer import SceneGraphAnswerer, chat_backend
+from tango.perception.scene_graph_detections import GraphFn, ObserveFn, graph_source
 from tango.perception.text_similarity import TextEmbedder
 from tango.types.goals import GoalImage
 from tango.types.observation import Observation
@@ -64,12 +66,32 @@ COMPARATIVES: dict[str, tuple[Callable[[GraphObject], float], bool]] = {
     "longer": (lambda o: max(o.size[0], o.size[2]), True),
     "wider": (lambda o: max(o.size[0], o.size[2]), True),
 }
+SUPERLATIVES = {
+    "tallest": "taller", "highest": "higher", "shortest": "shorter", "lowest": "lower", "biggest": "bigger",
+    "largest": "larger", "smallest": "smaller", "longest": "longer", "widest": "wider",
+}  # fmt: skip
+COMPARATIVES.update(
+    {superlative: COMPARATIVES[comparative] for superlative, comparative in SUPERLATIVES.items()}
+)
+MEASURES = {"height": ("taller", "shorter"), "size": ("bigger", "smaller"), "length": ("longer", "shorter")}
+"""A measure noun and its comparatives, for "which has greater height" / "the smaller size"."""
+MORE_WORDS = frozenset({"greater", "greatest", "more", "most", "larger", "bigger", "higher"})
+LESS_WORDS = frozenset({"less", "least", "lesser", "smaller", "lower"})
 """Comparative adjective -> the observed size it compares and whether the larger value wins."""
 COUNT_CUES = (("how", "many"), ("number", "of"))
-EXISTENCE_OPENERS = (("is", "there"), ("are", "there"), ("is", "anything"), ("are", "any"))
+EXISTENCE_OPENERS = (
+    ("is", "there"), ("are", "there"), ("is", "anything"), ("are", "any"), ("do", "you", "see"),
+    ("did", "you", "see"), ("can", "you", "see"), ("have", "you", "seen"), ("did", "you", "notice"),
+)  # fmt: skip
 """How English opens a question about whether something is there."""
+INDEFINITES = frozenset({"a", "an", "any", "some"})
+PHRASE_ENDS = frozenset({"on", "or", "and", "near", "by", "next", "under", "than", "beside", "behind"})
+"""Words that end the noun phrase an indefinite article opens (besides LOCATION_WORDS)."""
+PRESENCE_VERBS = frozenset({"have", "has", "contain", "contains", "find", "see", "spot", "notice", "keep"})
 LOCATION_WORDS = frozenset({"in", "inside", "within", "of", "at", "from", "into", "throughout"})
-DETERMINERS = frozenset({"the", "this", "that", "a", "an", "your", "my", "our"})
+DETERMINERS = frozenset(
+    {"the", "this", "that", "a", "an", "your", "my", "our", "either", "each", "every", "both", "any", "one"}
+)
 FILLER_WORDS = frozenset(
     {"the", "this", "that", "there", "here", "what", "which", "where", "how", "many", "is", "are", "was",
      "were", "does", "did", "have", "has", "any", "some", "home", "house", "apartment", "flat", "room",
@@ -92,6 +114,7 @@ class Query:
     room_is_place: bool
     values: dict[str, str]
     yes_or_no: bool
+    names_unobserved: bool = False
 
     @property
     def subject(self) -> str:
@@ -102,7 +125,19 @@ class Query:
         return any(cue in pairs for cue in COUNT_CUES)
 
     def asks_existence(self) -> bool:
-        return tuple(self.tokens[:2]) in EXISTENCE_OPENERS
+        return any(tuple(self.tokens[: len(opener)]) == opener for opener in EXISTENCE_OPENERS)
+
+    def asks_room_contents(self) -> bool:
+        """A yes/no question whether a room has a thing: the room named before the verb, the thing after it
+        ("Does the kitchen contain any chairs?", not "Does the kitchen's table hold a vase?")."""
+        verb = next((i for i, t in enumerate(self.tokens) if t in PRESENCE_VERBS), None)
+        rooms = [m.start for m in self.mentions if m.kind == ROOM]
+        things = [m.start for m in self.mentions if m.kind == CATEGORY]
+        return self.yes_or_no and verb is not None and bool(rooms and things) and rooms[0] < verb < things[0]
+
+    def asks_whether_present(self) -> bool:
+        """A yes/no question about whether something is there ("is there", "does the kitchen have")."""
+        return self.yes_or_no and (self.asks_existence() or any(t in PRESENCE_VERBS for t in self.tokens))
 
     def asks_where(self) -> bool:
         return bool(self.tokens) and self.tokens[0] == "where"
@@ -112,6 +147,13 @@ class Query:
         return "or" in self.tokens
 
     def comparative(self) -> str:
+        """The comparative (or superlative) adjective the question asks by, or the one its measure noun and
+        "greater"/"less" mean ("which has greater height" -> taller)."""
+        for noun, (more, less) in MEASURES.items():
+            if noun in self.tokens and MORE_WORDS & set(self.tokens):
+                return more
+            if noun in self.tokens and LESS_WORDS & set(self.tokens):
+                return less
         return next((word for word in self.tokens if word in COMPARATIVES), "")
 
 
@@ -126,6 +168,21 @@ def room_is_place(tokens: list[str], mention: Mention, names_objects: bool) -> b
         index -= 1
     possessive = mention.end < len(tokens) and tokens[mention.end] == "s"
     return possessive or (index >= 0 and tokens[index] in LOCATION_WORDS)
+
+
+def names_unobserved(tokens: list[str], mentions: list[Mention]) -> bool:
+    """Whether the first noun phrase an indefinite article opens ("a dishwasher", "any towels on the bed")
+    names nothing observed: no category, room or attribute value of it was seen."""
+    covered = {i for m in mentions for i in range(m.start, m.end)}
+    start = next((i + 1 for i, token in enumerate(tokens) if token in INDEFINITES), None)
+    if start is None:
+        return False
+    phrase = []
+    for index in range(start, len(tokens)):
+        if tokens[index] in LOCATION_WORDS or tokens[index] in PHRASE_ENDS:
+            break
+        phrase.append(index)
+    return bool(phrase) and not any(index in covered for index in phrase)
 
 
 class OracleAnswerer:
@@ -176,6 +233,12 @@ class OracleAnswerer:
         names = [(CATEGORY, c) for c in facts.categories()]
         names += [(ROOM, r) for r in sorted(facts.vocabulary()[ROOM])]
         mentions = self._with_synonyms(tokens, facts.mentions(question), names)
+        taken = {i for m in mentions for i in range(m.start, m.end)}
+        named = [(i, attribute_word(t)) for i, t in enumerate(tokens) if i not in taken]
+        mentions = sorted(
+            [*mentions, *(Mention(value[0], value[1], i, i + 1) for i, value in named if value)],
+            key=lambda m: m.start,
+        )
         rooms = [m for m in mentions if m.kind == ROOM]
         return Query(
             question,
@@ -186,13 +249,15 @@ class OracleAnswerer:
             bool(rooms) and room_is_place(tokens, rooms[0], any(m.kind == CATEGORY for m in mentions)),
             {m.kind: m.name for m in reversed(mentions) if m.kind not in (CATEGORY, ROOM)},
             asks_yes_or_no(tokens),
+            names_unobserved(tokens, mentions),
         )
 
     def _with_synonyms(
         self, tokens: list[str], mentions: list[Mention], names: list[tuple[str, str]]
     ) -> list[Mention]:
-        """`mentions` plus the free words (one or two) nearest an observed category or room type (`names`:
-        (kind, name) pairs) above SYNONYM_SIMILARITY: "sofa" for a couch, "restroom" for a bathroom."""
+        """`mentions` plus the free words (one or two) that name an observed category or room type (`names`:
+        (kind, name) pairs): an everyday English name of it ("washroom", "settee", tango.perception.english),
+        else the nearest name above SYNONYM_SIMILARITY ("restroom" for a bathroom)."""
         taken = {i for m in mentions for i in range(m.start, m.end)}
         spans = [
             (start, start + size)
@@ -201,10 +266,18 @@ class OracleAnswerer:
             if not any(i in taken for i in range(start, start + size))
             and not any(tokens[i] in FILLER_WORDS or len(tokens[i]) < 3 for i in range(start, start + size))
         ]
-        if not spans or not names:
-            return mentions
-        similarity = self.text.similarity([" ".join(tokens[a:b]) for a, b in spans], [n for _, n in names])
         found = list(mentions)
+        kinds = {name: kind for kind, name in names}
+        free = [(a, a + n) for n in (2, 1) for a in range(len(tokens) - n + 1)]
+        for start, end in free:  # everyday names first (filler words too: "sitting room")
+            canonical = english_synonym(tokens[start:end])
+            if canonical in kinds and not any(i in taken for i in range(start, end)):
+                found.append(Mention(kinds[canonical], canonical, start, end))
+                taken.update(range(start, end))
+        spans = [(a, b) for a, b in spans if not any(i in taken for i in range(a, b))]
+        if not spans or not names:
+            return sorted(found, key=lambda m: m.start)
+        similarity = self.text.similarity([" ".join(tokens[a:b]) for a, b in spans], [n for _, n in names])
         for (start, end), row in zip(spans, similarity):
             best = int(row.argmax())
             if row[best] >= SYNONYM_SIMILARITY and not any(i in taken for i in range(start, end)):
@@ -214,13 +287,15 @@ class OracleAnswerer:
 
     def by_rule(self, graph: SceneGraph, query: Query) -> str | None:
         """The answer when a general rule covers the question, else None."""
+        if query.names_unobserved and query.asks_whether_present():
+            return "no"  # "Does the kitchen have a dishwasher?" when no dishwasher was observed
         comparative = query.comparative()
         if comparative and len(set(query.categories)) >= 2:
             return self._compare(graph, query, comparative)
         if query.asks_count():
             return self._count(graph, query)
-        if query.asks_existence():
-            return self._exists(graph, query)
+        if query.asks_existence() or query.asks_room_contents():
+            return self._exists(graph, query)  # "is there ...", "does the kitchen contain any chairs?"
         if query.subject and query.values and query.alternatives():
             return self._attribute(graph, query, next(iter(query.values)))
         if query.subject and query.values and query.yes_or_no:
@@ -259,11 +334,16 @@ class OracleAnswerer:
         if query.subject:
             found = [
                 o for o in self._subjects(graph, query)
-                if all(o.attributes.get(k, v) == v for k, v in query.values.items())
+                if all(o.attributes.get(k) == v for k, v in query.values.items())
             ]  # fmt: skip
             return "yes" if found else "no"
         if query.room and not query.room_is_place:
             return "yes" if graph.room_counts()[query.room] else "no"
+        if query.values:  # "Is there anything green in the kitchen?"
+            room = query.room if query.room_is_place else ""
+            candidates = [o for o in graph.objects if not room or o.room == room]
+            found = [o for o in candidates if all(o.attributes.get(k) == v for k, v in query.values.items())]
+            return "yes" if found else "no"
         return "no"
 
     def _has_values(self, graph: SceneGraph, query: Query) -> str:
@@ -310,27 +390,10 @@ def oracle_answerer(config: AnswererConfig, ctx: OracleContext) -> OracleAnswere
     return answerer
 
 
-def graph_from_detections(config: AnswererConfig) -> bool:
-    """Whether a scene-graph answerer reads the detector's reports (`graph: detections`) rather than the
-    annotated objects observed; ValueError (a setup error) for an unknown source."""
-    if config.graph not in GRAPH_SOURCES:
-        raise ValueError(f"perception.answerer.graph is {config.graph!r}; choose from {GRAPH_SOURCES}")
-    return config.graph == "detections"
-
-
-def graph_from_annotations(config: AnswererConfig) -> bool:
-    """Whether a scene-graph answerer reads ground truth: the ORACLE source, the annotated objects observed."""
-    return not graph_from_detections(config)
-
-
-@register("answerer", "scene_graph", oracle=graph_from_annotations, observes=graph_from_detections)
-def scene_graph_answerer(config: AnswererConfig, ctx: BuildContext) -> SceneGraphAnswerer:
-    """Every question through the model, over a scene graph: with `graph: observed` (an oracle) of the
-    annotated objects the agent observed; with `graph: detections` (no oracle unless the detector or the
-    room classifier is) of the bundle's detector's and room classifier's reports, fed every frame."""
-    if graph_from_detections(config):
-        source = DetectionGraph(ctx.component("detector"), ctx.component("room"), config.vocabulary)
-        return SceneGraphAnswerer(source.graph, chat_backend(config), observer=source.observe)
-    truth = cast(OracleContext, ctx).ground_truth  # the registry's predicate made it an oracle context
+@graph_source("observed")
+def observed_source(config: AnswererConfig, ctx: BuildContext) -> tuple[GraphFn, ObserveFn | None]:
+    """ORACLE graph source of the `scene_graph` answerer: the annotated objects the agent observed (the
+    ground truth records every frame itself)."""
+    truth = cast(OracleContext, ctx).ground_truth  # the answerer's predicate made it an oracle context
     rules = OracleAnswerer(truth.scene, truth.min_pixels, ctx.models.text(config.text_model), truth.observed)
-    return SceneGraphAnswerer(rules.graph, chat_backend(config))
+    return rules.graph, None
