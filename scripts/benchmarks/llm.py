@@ -177,7 +177,9 @@ def main(argv: list[str]) -> int:
     gen.add_argument("--prompt-state", default="", help="prompt KV state folder (default: in the temp cache)")
     gen.add_argument("--model-path", default="")
     gen.add_argument("--threads", type=int, default=0)
-    gen.add_argument("--max-tokens", type=int, default=256, help="768 for GOAT episode programs")
+    gen.add_argument(
+        "--max-tokens", type=int, default=768, help="the cap; each reply has its own budget from the prompt"
+    )
     runs = modes.add_parser("runs")
     runs.add_argument("dirs", nargs="+", type=Path)
     args = parser.parse_args(argv)

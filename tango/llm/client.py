@@ -109,6 +109,7 @@ class ChatClient:
     def _request(self, messages: list[dict[str, Any]], extra: dict[str, Any]) -> ChatResponse:
         wall, cpu = time.perf_counter(), time.process_time()
         body = {**self.config.extra_body, **extra}
+        max_tokens = int(body.pop("max_tokens", self.config.max_tokens))  # a per-call limit, as its own field
         try:
             optional: dict[str, Any] = {"stop": self.config.stop} if self.config.stop else {}
             if self.config.seed is not None:
@@ -117,7 +118,7 @@ class ChatClient:
                 model=self.config.model,
                 messages=messages,  # type: ignore[arg-type]
                 temperature=self.config.temperature,
-                max_tokens=self.config.max_tokens,
+                max_tokens=max_tokens,
                 extra_body=body or None,
                 **optional,
             )

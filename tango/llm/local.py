@@ -118,12 +118,14 @@ class LocalChatModel:
         grammar: str = "",
         temperature: float | None = None,
         shared_prefix: int | None = None,
+        max_tokens: int | None = None,
     ) -> ChatResponse:
         """Generate one reply; the text stops before the first stop sequence. With `grammar` (GBNF, root rule
         `root`) only text the grammar allows is sampled; `temperature` overrides the configured one (a repair
         samples instead of repeating the greedy reply). `shared_prefix`: how many leading messages every
         request shares (their KV state is saved and loaded, see LocalModelConfig.state_dir; None: all but the
-        last message; 0: none)."""
+        last message; 0: none). `max_tokens` lowers the configured reply limit for this call (the caller's
+        budget for the reply it expects)."""
         wall, cpu = time.perf_counter(), time.process_time()
         tokens = list(self.vocab.tokenize(self.prompt_text(messages), add_special=True, parse_special=True))
         room = self.config.n_ctx - len(tokens)
@@ -133,7 +135,8 @@ class LocalChatModel:
         loaded = self._load_prefix(messages, tokens, shared_prefix) if fresh else 0
         reused = self._prefill(tokens)
         sampler = self._sampler(grammar, self.config.temperature if temperature is None else temperature)
-        text, produced = self._generate(sampler, len(tokens), min(self.config.max_tokens, room))
+        limit = min(self.config.max_tokens, max_tokens or self.config.max_tokens, room)
+        text, produced = self._generate(sampler, len(tokens), limit)
         self.last = CallStats(
             len(tokens), reused, loaded, produced, time.perf_counter() - wall, time.process_time() - cpu
         )

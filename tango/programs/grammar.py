@@ -33,10 +33,17 @@ post ::= atom ("[" expr "]")*
 atom ::= call | name | number | string | "True" | "False" | "None" | "[" items? "]" | "(" expr ")"
 items ::= expr (", " expr)*
 name ::= [a-zA-Z] [a-zA-Z0-9_]*
+target ::= [a-df-zA-Z] word | "e" target-e
+target-e ::= "" | [a-km-zA-Z0-9_] word | "l" target-el
+target-el ::= "" | [a-hj-rt-zA-Z0-9_] word | "s" target-els | "i" target-eli
+target-els ::= "" | [a-df-zA-Z0-9_] word | "e" [a-zA-Z0-9_] word
+target-eli ::= "" | [a-eg-zA-Z0-9_] word | "f" [a-zA-Z0-9_] word
+word ::= [a-zA-Z0-9_]*
 number ::= [0-9]+ ("." [0-9]+)?
 string ::= "'" [^'\\\n\u2018\u2019\u201c\u201d]* "'" | "\"" [^"\\\n\u2018\u2019\u201c\u201d]* "\""
 comment ::= "#" [^\n]*
 tail ::= (" " " "? comment)? "\n"
+# A name assigned to is any but `else` and `elif`: found in a run, a misplaced `else` became `else = explore_scene()`.
 # Curly quotes are left out of strings: the parser reads them as straight ones, so 'kitchen’s' would end early.
 """
 
@@ -89,7 +96,7 @@ def _statements(depth: int) -> list[str]:
             # An expression statement is a call: a bare name would let `else` or `elif` without a colon through
             # (the grammar cannot tell keywords from names), and a bare value does nothing anyway.
             simple = (
-                'name " = " expr | name " " ("+=" | "-=") " " expr | call | "return" (" " expr)? | "pass"'
+                'target " = " expr | target " " ("+=" | "-=") " " expr | call | "return" (" " expr)? | "pass"'
             )
             if loop:
                 simple += ' | "break" | "continue"'
@@ -102,7 +109,7 @@ def _statements(depth: int) -> list[str]:
                         f'({indent} "else:" tail {inner})?'
                     ),
                     f'"while " expr ":" tail {looped}',
-                    f'"for " name " in " expr ":" tail {looped}',
+                    f'"for " target " in " expr ":" tail {looped}',
                 ]
             rules.append(f"stmt-{level}-{loop} ::= " + " | ".join(parts))
             rules.append(f'line-{level}-{loop} ::= stmt-{level}-{loop} | comment "\\n"')

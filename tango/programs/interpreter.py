@@ -208,6 +208,11 @@ class _Run:
                 self.line = node.lineno
                 if iterations > 0:
                     self.enter_line(node.lineno)
+                if search and iterations >= self.ctx.budget.max_loop_iterations:
+                    # A search that found nothing in this many passes ends as one over an explored scene
+                    # does: the program goes on (a GOAT episode program to its next goal) instead of failing.
+                    self.ctx.trace.iteration(node.lineno, iterations + 1, self.ctx.budget.steps)
+                    return
                 if not self.truth(self.expr(node.test)):
                     return
                 iterations += 1

@@ -90,3 +90,47 @@ def test_strings_leave_out_curly_quotes_and_statements_are_calls_not_bare_names(
     assert string.count(r"\u2019") == 2 and string.count(r"\u201d") == 2
     statement = next(line for line in text.splitlines() if line.startswith("stmt-0-0 ::="))
     assert "| call |" in statement and "| expr |" not in statement
+
+
+def test_an_assignment_target_is_no_else_or_elif():
+    """Found in a replan: a misplaced `else` was written as `else = explore_scene()`; names that only start
+    like the keywords stay allowed."""
+    from tests.programs.gbnf_sampler import parse_gbnf
+
+    rules = parse_gbnf(program_grammar("habitat"))
+    assert "target" in rules
+    text = program_grammar("habitat")
+    statement = next(line for line in text.splitlines() if line.startswith("stmt-0-0 ::="))
+    assert 'target " = " expr' in statement and 'name " = "' not in statement
+    assert _matches(text, "target", ["else", "elif"]) == [False, False]
+    assert (
+        _matches(text, "target", ["e", "el", "els", "eli", "elses", "elifs", "elm", "x", "chair_1"])
+        == [True] * 9
+    )
+
+
+def _matches(grammar: str, rule: str, words: list[str]) -> list[bool]:
+    """Whether each word is a whole match of `rule`, by a regular expression built from the grammar's rules
+    (the target rules are regular: literals, classes, `*` and alternatives, each referring only forward)."""
+    import re
+
+    rules = {}
+    for line in grammar.splitlines():
+        if "::=" in line:
+            name, body = line.split("::=", 1)
+            rules[name.strip()] = body.strip()
+
+    def expand(name: str) -> str:
+        body = rules[name]
+        out = []
+        for token in re.findall(r'"[^"]*"|\[[^\]]*\]|\*|\||[a-z][\w-]*', body):
+            if token.startswith('"'):
+                out.append(re.escape(token[1:-1]))
+            elif token.startswith("[") or token in ("*", "|"):
+                out.append(token)
+            else:
+                out.append(f"(?:{expand(token)})")
+        return "".join(out)
+
+    pattern = re.compile(f"(?:{expand(rule)})")
+    return [pattern.fullmatch(word) is not None for word in words]

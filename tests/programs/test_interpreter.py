@@ -234,3 +234,14 @@ def test_a_program_run_counts_its_own_steps_over_every_budget_it_ran_under(tmp_p
     )  # not the shared budget's 48, nor the last one's 24
     ends = [json.loads(line) for line in path.read_text().splitlines() if '"end"' in line]
     assert [end["steps"] for end in ends] == [36, 36]
+
+
+def test_a_search_loop_at_the_iteration_cap_ends_like_an_explored_scene_and_the_program_goes_on():
+    """Found in GOAT runs: `while explore_scene(): match(...)` passed 1,000 iterations and ended the episode's
+    program, so its later goals were never attempted. Other loops still fail at the cap."""
+    source = "while explore_scene():\n    x = detect('piano')\nreturn 'done'\n"
+    result, world, _ = run(source, budget=Budget(max_loop_iterations=5))
+    assert result.ok and result.value == "done"
+    assert world.actions.count("explore") == 5
+    result, _, _ = run("x = 0\nwhile x < 10:\n    x = x + 1\n", budget=Budget(max_loop_iterations=5))
+    assert result.stop_reason == StopReason.LOOP_CAP

@@ -144,3 +144,13 @@ def test_the_examples_nearest_the_instruction_come_last_and_change_the_prompt_di
     assert len(chosen) == 3 and chosen[-1].question == "How many chairs are there in the kitchen?"
     assert prompt.with_examples(chosen).digest != prompt.digest
     assert nearest_examples(prompt.examples, "anything", 0, CHECK.similarity) == prompt.examples
+
+
+def test_a_text_given_to_is_found_is_sent_back_before_it_fails_at_run_time():
+    """Found in a GOAT run: `if is_found('counter'):` raised when the line ran and ended the episode's program."""
+    text = "while explore_scene():\n    if is_found('counter'):\n        navigate_to('counter')\n        stop()\n"
+    problem = CHECK.problem("goat", "Find the counter.", parse(text))
+    assert problem is not None and problem.startswith(
+        "line 2: is_found() takes what detect/match/recall returned"
+    )
+    assert CHECK.problem("goat", "Find the counter.", parse(CHAIR.replace("chair", "counter"))) is None

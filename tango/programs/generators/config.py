@@ -30,6 +30,10 @@ class GeneratorConfig:
     prompt prefix's KV state in `prompt_state_dir` (empty: `{cache_dir}/prompt-state`), read by every process.
     `examples`: 0 gives the model the prompt library's fixed list; N > 0 the N examples whose questions are
     nearest the instruction by all-MiniLM-L6-v2 similarity (the system text stays the reusable prefix).
+    `replan_attempts`: model calls per revised program (1: a revision that does not parse is dropped, not
+    repaired). `goal_blocks`: an instruction with several goals gets one block per goal, each written for
+    that goal alone, joined into one program (tango.programs.generators.goal_blocks); False asks for the
+    whole program at once. Every reply is held to a token budget from the prompt's examples (per goal).
     """
 
     name: str = "template"
@@ -58,6 +62,8 @@ class GeneratorConfig:
     prompt_state_dir: str = ""
     examples: int = 0
     repair_temperature: float = 0.7
+    replan_attempts: int = 1
+    goal_blocks: bool = True
 
     def __post_init__(self) -> None:
         if self.name not in GENERATOR_NAMES:
@@ -74,6 +80,8 @@ class GeneratorConfig:
             raise GeneratorError(f"generator.repair_temperature={self.repair_temperature}; it must be >= 0")
         if self.examples < 0:
             raise GeneratorError(f"generator.examples={self.examples}; it must be at least 0")
+        if self.replan_attempts < 1:
+            raise GeneratorError(f"generator.replan_attempts={self.replan_attempts}; it must be at least 1")
         if self.max_attempts < 1:
             raise GeneratorError(f"generator.max_attempts={self.max_attempts}; it must be at least 1")
 

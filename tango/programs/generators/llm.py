@@ -17,6 +17,7 @@ from tango.programs.errors import ProgramError
 from tango.programs.generators.base import ProgramGenerator
 from tango.programs.generators.cache import ProgramCache, cache_key
 from tango.programs.generators.config import GeneratorConfig
+from tango.programs.generators.goal_blocks import goal_parts, joined_program, split_goals
 from tango.programs.generators.program_check import ProgramCheck
 from tango.programs.generators.record import Attempt, GenerationRecord
 from tango.programs.generators.replan import REPLAN_REQUEST
@@ -26,6 +27,13 @@ from tango.programs.parser import Program, parse
 from tango.programs.prompt import Prompt, nearest_examples, prompt_for_task
 
 logger = logging.getLogger(__name__)
+
+MIN_REPLY_TOKENS = 96
+"""The smallest reply budget per goal, in tokens (a one-goal search is ~25 tokens)."""
+CHARACTERS_PER_BUDGET_TOKEN = 2
+"""Program text runs ~3.5 characters a token: half the characters of the longest example per goal gives a
+reply of the examples' kind room for ~1.75 times their length and no more, so a reply that would repeat a
+block ends within seconds instead of running to the configured limit."""
 
 REPAIR_REQUEST = (
     "That program is not valid: {error}\n"
@@ -67,6 +75,8 @@ class LLMProgramGenerator(ProgramGenerator):
         grammar: bool = False,
         repair_temperature: float = 0.0,
         examples: int = 0,
+        replan_attempts: int = 1,
+        goal_blocks: bool = False,
     ) -> None:
         self.name = name
         self.model = model
@@ -81,6 +91,8 @@ class LLMProgramGenerator(ProgramGenerator):
         self.grammar = grammar and bool(getattr(backend, "accepts_grammar", False))
         self.repair_temperature = repair_temperature
         self.examples = examples
+        self.replan_attempts = replan_attempts
+        self.goal_blocks = goal_blocks
         self._ranker = check or ProgramCheck()  # its text-similarity model ranks the examples
         self._prompts: dict[str, Prompt] = {}
         self._grammars: dict[str, str] = {}
@@ -95,7 +107,20 @@ class LLMProgramGenerator(ProgramGenerator):
             prompt = prompt.with_examples(chosen)
         return prompt
 
+    def reply_budget(self, prompt: Prompt, instruction: str) -> int:
+        """The most tokens a reply to `instruction` may take: per goal, half the characters of the prompt's
+        longest example program per goal it reaches (at least MIN_REPLY_TOKENS), times the instruction's
+        goals."""
+        per_goal = max(
+            len(example.program) // len(split_goals(example.question)) for example in prompt.examples
+        )
+        per_goal = max(MIN_REPLY_TOKENS, per_goal // CHARACTERS_PER_BUDGET_TOKEN)
+        return per_goal * len(split_goals(instruction))
+
     def generate(self, task: str, instruction: str) -> GenerationRecord:
+        parts = goal_parts(instruction) if self.goal_blocks else []
+        if len(parts) > 1:
+            return self._fill(task, instruction, parts)
         prompt = self.prompt(task, instruction)
         key = cache_key(self.name, self.model, prompt.digest, instruction)
         cached = self.cache.get(key) if self.cache is not None else None
@@ -121,11 +146,49 @@ class LLMProgramGenerator(ProgramGenerator):
             return record
         return self._fall_back(record)
 
+    def _fill(self, task: str, instruction: str, parts: list[Any]) -> GenerationRecord:
+        """Plan-then-fill (tango.programs.generators.goal_blocks): each goal's block from the goal's own
+        instruction (generated, checked and cached as a one-goal program), joined in order into one program.
+        The record sums the blocks' calls, tokens and seconds; `blocks` keeps each block's record."""
+        record = GenerationRecord(task, instruction, self.name, self.model, self.program_source, None)
+        record.prompt_hash = self.prompt(task).digest
+        blocks = [self.generate(task, part.instruction) for part in parts]
+        for block in blocks:
+            record.attempts.extend([] if block.cached else block.attempts)
+            record.prompt_tokens += block.prompt_tokens
+            record.completion_tokens += block.completion_tokens
+            record.cpu_seconds = round(record.cpu_seconds + block.cpu_seconds, 3)
+            record.wall_seconds = round(record.wall_seconds + block.wall_seconds, 3)
+            record.check_failures.extend(block.check_failures)
+            record.check_passed = record.check_passed and block.check_passed
+            record.warnings.extend(block.warnings)
+        record.blocks = [block.to_dict() for block in blocks]
+        record.cached = all(block.cached for block in blocks)
+        fallbacks = [f"goal {n}: {b.fallback_reason}" for n, b in enumerate(blocks, 1) if b.fallback_reason]
+        record.fallback_reason = "; ".join(fallbacks) or None
+        missing = [n for n, block in enumerate(blocks, 1) if block.parsed is None]
+        if missing:
+            record.failure_reason = f"no program for goal(s) {', '.join(map(str, missing))}"
+            return record
+        text = joined_program(
+            [b.parsed for b in blocks if b.parsed is not None], parts, self.prompt(task).toolbox
+        )
+        record.raw_text = text
+        try:
+            record.parsed = parse(text, toolbox=self.prompt(task).toolbox)
+        except ProgramError as error:  # the joining is ours: a bug to report, not a model's mistake
+            record.failure_reason = f"the joined goal blocks do not parse: {error}"
+            return record
+        record.program = record.parsed.source
+        return record
+
     def _complete(self, prompt: Prompt, messages: list[dict[str, Any]], attempt: int) -> tuple[Attempt, str]:
-        """One model call: under the program grammar when the backend can, sampled when it is a repair."""
+        """One model call: under the program grammar when the backend can, sampled when it is a repair, and
+        held to the reply budget of the instruction (the last user turn's question)."""
         options: dict[str, Any] = {}
         if getattr(self.backend, "accepts_options", False):
             options["shared_prefix"] = 1 + 2 * len(prompt.examples)  # the system text and the example turns
+            options["max_tokens"] = self.reply_budget(prompt, self._question(messages))
             if attempt > 0:
                 options["temperature"] = self.repair_temperature
         if self.grammar:
@@ -147,12 +210,25 @@ class LLMProgramGenerator(ProgramGenerator):
             response.text,
         )
 
+    @staticmethod
+    def _question(messages: list[dict[str, Any]]) -> str:
+        """The question of the last user turn that asks one (a repair or replan repeats it, or the first)."""
+        for message in reversed(messages):
+            content = str(message.get("content", ""))
+            if message.get("role") == "user" and "Question:" in content:
+                return content.rsplit("Question:", 1)[1].split("\nProgram:", 1)[0].strip()
+        return ""
+
     def _ask(
-        self, prompt: Prompt, record: GenerationRecord, messages: list[dict[str, Any]] | None = None
+        self,
+        prompt: Prompt,
+        record: GenerationRecord,
+        messages: list[dict[str, Any]] | None = None,
+        attempts: int | None = None,
     ) -> None:
         messages = messages or prompt.messages(record.instruction)
         unchecked: Program | None = None
-        for number in range(self.max_attempts):
+        for number in range(attempts or self.max_attempts):
             try:
                 attempt, text = self._complete(prompt, messages, number)
             except LLMError as error:
@@ -211,7 +287,7 @@ class LLMProgramGenerator(ProgramGenerator):
             {"role": "assistant", "content": program},
             {"role": "user", "content": request},
         ]
-        self._ask(prompt, revised, messages)
+        self._ask(prompt, revised, messages, self.replan_attempts)
         return revised
 
     def _fall_back(self, record: GenerationRecord) -> GenerationRecord:
@@ -247,4 +323,6 @@ def configured_generator(
         grammar=config.grammar,
         repair_temperature=config.repair_temperature,
         examples=config.examples,
+        replan_attempts=config.replan_attempts,
+        goal_blocks=config.goal_blocks,
     )

@@ -30,9 +30,13 @@ class EndpointBackend:
         grammar: str = "",
         temperature: float | None = None,
         shared_prefix: int | None = None,
+        max_tokens: int | None = None,
     ) -> ChatResponse:
-        """`shared_prefix` is for backends that keep state; a server does its own prefix caching."""
+        """`shared_prefix` is for backends that keep state; a server does its own prefix caching. `max_tokens`
+        lowers the configured reply limit for this request."""
         extra: dict[str, Any] = {}
+        if max_tokens is not None:
+            extra["max_tokens"] = min(max_tokens, self.client.config.max_tokens)
         if grammar and self.grammar_field:
             extra[self.grammar_field] = grammar
         if temperature is not None:

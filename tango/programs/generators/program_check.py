@@ -71,8 +71,19 @@ def _ends_unconditionally(body: list[ast.stmt]) -> str | None:
     return None
 
 
+OBJECT_TAKERS = ("is_found",)
+"""Primitives whose argument is detected objects: given a text, they fail when the line runs (found in a run:
+`if is_found('counter'):` ended a GOAT episode program at its seventh goal). Not navigate_to: graphnav's takes a
+node name."""
+
+
+def _text_argument(call: ast.Call) -> bool:
+    return bool(call.args) and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)
+
+
 def structure_problem(program: Program, question: bool) -> str | None:
-    """A loop that can run only once, or (navigation) a call of answer(); None when neither is there."""
+    """A loop that can run only once, a text where detected objects belong (`is_found('counter')`), or
+    (navigation) a call of answer(); None when none is there."""
     for node in ast.walk(program.tree):
         if isinstance(node, ast.While) and "explore_scene" in ast.unparse(node.test):
             ending = _ends_unconditionally(node.body)
@@ -83,6 +94,12 @@ def structure_problem(program: Program, question: bool) -> str | None:
                     "`if is_found(...):`, or after the search"
                 )
         called = node.func.id if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) else ""
+        if called in OBJECT_TAKERS and isinstance(node, ast.Call) and _text_argument(node):
+            text = ast.unparse(node.args[0])
+            return (
+                f"line {node.lineno}: {called}() takes what detect/match/recall returned, not the text {text}: "
+                f"assign x = detect({text}) first and pass x"
+            )
         if not question and called == "answer":
             return (
                 f"line {getattr(node, 'lineno', '?')}: this is a navigation goal, not a question: do not call answer(); "

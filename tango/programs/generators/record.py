@@ -33,6 +33,7 @@ class GenerationRecord:
     pre-run check's reasons (sent back to the model); `check_passed` is False when the program that runs
     still failed it. `replans` are the revised programs written after failed runs (the first is `program`).
     `warnings` are the parser's notes on what it turned into the language (TANGO's surplus arguments).
+    `blocks`: for a program joined from one block per goal (plan-then-fill), each block's own record.
     """
 
     task: str
@@ -56,6 +57,7 @@ class GenerationRecord:
     check_passed: bool = True
     replans: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    blocks: list[dict[str, Any]] = field(default_factory=list)
     parsed: Program | None = field(default=None, repr=False, compare=False)
 
     @property
