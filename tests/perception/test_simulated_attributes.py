@@ -101,6 +101,7 @@ def test_the_graph_from_simulated_detections_carries_the_reported_colour() -> No
     scene = _scene(_coloured(1, -2.0, 0.4, RED_FABRIC))
     config = preset("perception", "simulated")
     config["answerer"]["kind"] = "scene_graph"
+    config["answerer"]["backend"] = "endpoint"  # built without a model file; the scripted chat replaces it
     bundle = build_perception(config, GroundTruth(scene, 100))
     assert "attributes" in bundle.oracle_components and "answerer" not in bundle.oracle_components
     chat = ScriptedChat("red")
