@@ -78,7 +78,9 @@ def test_a_frontier_already_chosen_from_the_same_place_is_not_chosen_again() -> 
     again = selector.choose(np.stack([near, far]), here, None)
     assert again is not None and np.allclose(again, far), "swapped back to a frontier chosen here before"
     elsewhere = selector.choose(np.stack([near, far]), np.array([0.5, 0.0, 0.0]), None)
-    assert elsewhere is not None and np.allclose(elsewhere, near), "the rule should only bind at the same place"
+    assert elsewhere is not None and np.allclose(elsewhere, near), (
+        "the rule should only bind at the same place"
+    )
 
 
 def test_when_every_frontier_was_chosen_here_the_farthest_is_taken() -> None:

@@ -281,10 +281,16 @@ def test_a_room_that_usually_holds_the_target_raises_its_score_without_it_in_vie
     with_rooms = build_perception(config, GroundTruth(scene, config["detector"]["min_pixels"]))
     scores = np.array([with_rooms.scorer.score(obs, ["toilet", "bed"]) for obs in frames])
     options = config["scorer"]["options"]
-    expected = options["room_context"] * (1.0 - options["room_confusion"])  # one room in view, named right or not
-    assert abs(scores[:, 0].mean() - expected) < 0.06, "a bathroom view should score room_context for a toilet"
+    expected = options["room_context"] * (
+        1.0 - options["room_confusion"]
+    )  # one room in view, named right or not
+    assert abs(scores[:, 0].mean() - expected) < 0.06, (
+        "a bathroom view should score room_context for a toilet"
+    )
     assert scores[:, 1].mean() < scores[:, 0].mean() - 0.3, "a bathroom view scored high for a bed"
     config["scorer"]["options"]["room_context"] = 0.0
     without = build_perception(config, GroundTruth(scene, config["detector"]["min_pixels"]))
     flat = np.array([without.scorer.score(obs, ["toilet"])[0] for obs in frames])
-    assert flat.mean() < 0.2, "a sink alone should say little about a toilet once unrelated similarities are cut"
+    assert flat.mean() < 0.2, (
+        "a sink alone should say little about a toilet once unrelated similarities are cut"
+    )

@@ -114,11 +114,15 @@ class SimulatedScorer(MiniLMQuerySide):
             ids.update(room.id for room in self.eyes.truth.scene.rooms if room.contains(obs.agent_position))
             named = set()
             order = sorted(ids)
-            draws = uniforms(view.key, "scorer/room", [2 * i + k for i in order for k in (0, 1)]).reshape(-1, 2)
+            draws = uniforms(view.key, "scorer/room", [2 * i + k for i in order for k in (0, 1)]).reshape(
+                -1, 2
+            )
             for room_id, (swap, pick) in zip(order, draws):
                 truth = self.room_types[room_id]
                 others = [t for t in self.scene_room_types if t != truth]
-                named.add(others[int(pick * len(others))] if swap < self.noise.room_confusion and others else truth)
+                named.add(
+                    others[int(pick * len(others))] if swap < self.noise.room_confusion and others else truth
+                )
             memo[memo_key] = sorted(named)
         found: list[str] = memo[memo_key]  # type: ignore[assignment]
         return found
