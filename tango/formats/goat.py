@@ -37,7 +37,13 @@ from tango.formats.fields import (
     text,
     vec3,
 )
-from tango.formats.nav_episodes import ViewPoint, children, goals_key, rotation_warning, view_points
+from tango.formats.nav_episodes import (
+    ObjectGoal,
+    children,
+    goals_key,
+    rotation_warning,
+    view_points,
+)
 from tango.formats.records import ROTATION_DIGITS, Pose, round_list, start_json
 from tango.formats.splits import GoalTable, goal_table, split_sources
 
@@ -59,16 +65,11 @@ class ImageGoalParameters:
 
 
 @dataclass(frozen=True)
-class GoatGoal:
-    """One goal instance: position, view points, image-goal cameras and language description."""
+class GoatGoal(ObjectGoal):
+    """An ObjectGoal with GOAT-Bench's extras: the image-goal cameras and the language description."""
 
-    object_id: int | str
-    object_category: str
-    position: Vec3
-    view_points: tuple[ViewPoint, ...]
     image_goals: tuple[ImageGoalParameters, ...] = ()
     lang_desc: str | None = None
-    children_object_categories: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -103,7 +103,7 @@ class _CameraRecorder:
 
 def test_a_goal_picture_is_asked_for_at_the_stored_width_height_and_hfov() -> None:
     camera = goat.ImageGoalParameters((1.0, 1.2, 2.0), (0.0, 0.0, 0.0, 1.0), 55.0, (120, 200))
-    instance = goat.GoatGoal(7, "vase", (1.0, 0.5, 1.0), (), (camera,))
+    instance = goat.GoatGoal(7, "vase", (1.0, 0.5, 1.0), (), image_goals=(camera,))
     subtask = goat.GoatSubtask("vase", "image", 7, 0, (instance,))
     recorder = _CameraRecorder()
     picture = GoatFlow.render_goal(subtask, recorder)  # type: ignore[arg-type]
