@@ -40,6 +40,8 @@ POSITION_MARGIN_M = 1.0
 """How far outside the scene's navigable bounds a position given to navigate_to may lie."""
 VERIFY_TURNS: tuple[tuple[str, ...], ...] = ((), (TURN_LEFT,), (TURN_RIGHT, TURN_RIGHT))
 """The turns before each of verify()'s views: straight at the object, one turn left, one turn right of it."""
+VERIFY_CLOSER_M = 0.25
+"""verify() looks once more from navigate_to's reach when that is at least this much closer than its views were."""
 
 
 class HabitatAgent:
@@ -156,7 +158,8 @@ class HabitatAgent:
     def verify(self, target: ObjectHandle) -> ObjectHandle | None:
         """Go to a detected object and look at it again before trusting it. From where the approach ends
         (`verify_distance` from it: close enough to see it well, far enough to have it whole in view) the
-        agent turns to face it and takes up to `verify_views` (at most 3) views, `VERIFY_TURNS`;
+        agent turns to face it and takes up to `verify_views` (at most 3) views, `VERIFY_TURNS`, then, if they
+        did not confirm it, one more facing it from navigate_to's reach (the first views may be behind a wall);
         the first detection of its label within `verify_radius` of it in a view other than the one the program
         called from (the detection being checked) confirms it and is returned (remembered,
         at the place seen from close by). If none does, the object is forgotten and detections of its label
@@ -173,6 +176,14 @@ class HabitatAgent:
                 seen = self._redetect(target.label, point)
             if seen is not None:
                 break
+        far = planar_distance(self.obs.agent_position, point)
+        if (
+            seen is None
+            and self._approach(point, self.settings.reach_distance)
+            and far - planar_distance(self.obs.agent_position, point) >= VERIFY_CLOSER_M
+        ):
+            self._face(point)  # a wall may have hidden it: one more view from where navigate_to ends
+            seen = self._redetect(target.label, point)
         if self.trace is not None:
             self.trace.note(verified=target.label, confirmed=seen is not None)
         if seen is not None:

@@ -212,9 +212,9 @@ def test_verify_confirms_an_object_that_is_there_and_rejects_one_that_is_not(
     agent.remembered.handles[phantom.object_id] = phantom
     steps = agent.budget.steps
     assert agent.verify(phantom) is None
-    assert agent.budget.steps - steps <= 3 + 6, (
-        "a check near the object costs at most the views and a half turn"
-    )
+    assert agent.budget.steps - steps <= 25, "a check near the object costs the views and a short drive"
+    near = np.hypot(*np.subtract(agent.agent_position(), real.position)[[0, 2]])
+    assert near <= agent.settings.reach_distance + agent.settings.arrive_tolerance, "no closer look was taken"
     assert phantom.object_id not in agent.remembered.handles
     assert all(h.object_id != phantom.object_id for h in agent.detect(absent))
     assert agent.rejections.near(absent, np.asarray(real.position))
