@@ -42,6 +42,11 @@ class HabitatAgentAPI(Protocol):
         """Drive to an object or a world position; True when it ends within reach of it."""
         ...
 
+    def verify(self, target: ObjectHandle) -> ObjectHandle | None:
+        """Go to a detected object and look again: the object as re-detected from close by, or None when it
+        is not seen again (the agent then forgets it and ignores detections of its label there)."""
+        ...
+
     def answer(self, question: str, image: GoalImage | None = None) -> str:
         """Answer a question about what the agent sees and has seen (VQA over the current view / memory), or
         about `image` when one is given."""

@@ -21,6 +21,15 @@ class AgentSettings:
     merge_distance: float = 0.4
     keyframe_every: int = 3
     max_keyframes: int = 300
+    verify_views: int = 3
+    """verify(): views taken at the end of the approach, at most 3 (facing the object, then one turn to each side)."""
+    verify_distance: float = 1.5
+    """verify(): how close the agent goes before looking again (an object too close is cut by the frame)."""
+    verify_radius: float = 1.5
+    """verify(): a re-detection of the label within this distance of the candidate confirms it (a bed seen from 1.5 m
+    is located at its near end, seen from afar near its middle)."""
+    reject_radius: float = 0.5
+    """verify(): detections of the label within this distance of a rejected candidate are ignored."""
 
 
 @dataclass

@@ -21,8 +21,9 @@ from tango.agent.memory_search import MemorySearch
 from tango.agent.remembered import RememberedObjects, detections_as_recollections, position
 from tango.agent.sim_session import SimSession
 from tango.agent.topdown import TopDownLayers, agent_layers, render_topdown
-from tango.navigation.actions import STOP, TURN_LEFT
-from tango.navigation.fmm_controller import planar_distance
+from tango.agent.verification import Rejections, nearest_within
+from tango.navigation.actions import STOP, TURN_LEFT, TURN_RIGHT
+from tango.navigation.fmm_controller import heading_to, planar_distance, wrap_angle
 from tango.navigation.navigator import Navigator
 from tango.perception.build import PerceptionBundle
 from tango.perception.detections import Detections, normalise_label
@@ -37,6 +38,10 @@ from tango.types.observation import Observation
 LOG = logging.getLogger(__name__)
 POSITION_MARGIN_M = 1.0
 """How far outside the scene's navigable bounds a position given to navigate_to may lie."""
+VERIFY_TURNS: tuple[tuple[str, ...], ...] = ((), (TURN_LEFT,), (TURN_RIGHT, TURN_RIGHT))
+"""The turns before each of verify()'s views: straight at the object, one turn left, one turn right of it."""
+VERIFY_CLOSER_M = 0.25
+"""verify() looks once more from navigate_to's reach when that is at least this much closer than its views were."""
 
 
 class HabitatAgent:
@@ -70,6 +75,7 @@ class HabitatAgent:
         self.memory_search: MemorySearch | None = None
         self.memory_searches = 0
         self._searched_places: list[np.ndarray] = []
+        self.rejections = Rejections(self.settings.reject_radius)
         self.stops = 0
         self.path: list[np.ndarray] = []
         self.obs = first_observation
@@ -99,7 +105,9 @@ class HabitatAgent:
     def detect(self, label: str) -> list[ObjectHandle]:
         self._set_prompt(label)
         detections = self.perception.detector.detect(self.obs, [label])
-        found = detections.above(self.settings.min_detection_score).with_points()
+        found = self.rejections.drop_near(
+            detections.above(self.settings.min_detection_score).with_points(), label
+        )
         seen = self.remembered.remember(detections_as_recollections(found, label))
         earlier = [h for key, h in self.remembered.handles.items() if h.label == label and key not in seen]
         return self._rank(list(seen.values())) + self._rank(earlier)
@@ -125,9 +133,13 @@ class HabitatAgent:
             self._check_in_scene(point)
         if self.trace is not None:
             self.trace.note(goal=[round(float(v), 3) for v in point])
+        return self._approach(point, self.settings.reach_distance)
+
+    def _approach(self, point: np.ndarray, reach: float) -> bool:
+        """navigate_to's drive toward `point` until within `reach` of it (or stalled); True when within it."""
         best, since_best = float("inf"), 0
         for _ in range(self.settings.max_navigate_steps):
-            action = self.navigator.next_action_to(point, self.settings.reach_distance, object_goal=True)
+            action = self.navigator.next_action_to(point, reach, object_goal=True)
             if action == STOP:
                 return True
             remaining = self.navigator.remaining_distance
@@ -141,7 +153,50 @@ class HabitatAgent:
                     break
             self._act(action)
         distance = planar_distance(self.obs.agent_position, point)
-        return bool(distance <= self.settings.reach_distance + self.settings.arrive_tolerance)
+        return bool(distance <= reach + self.settings.arrive_tolerance)
+
+    def verify(self, target: ObjectHandle) -> ObjectHandle | None:
+        """Go to a detected object and look at it again before trusting it. From where the approach ends
+        (`verify_distance` from it: close enough to see it well, far enough to have it whole in view) the
+        agent turns to face it and takes up to `verify_views` (at most 3) views, `VERIFY_TURNS`, then, if they
+        did not confirm it, one more facing it from navigate_to's reach (the first views may be behind a wall);
+        the first detection of its label within `verify_radius` of it in a view other than the one the program
+        called from (the detection being checked) confirms it and is returned (remembered,
+        at the place seen from close by). If none does, the object is forgotten and detections of its label
+        within `reject_radius` of it are ignored for the rest of the episode; the result is None."""
+        point = np.asarray(target.position, dtype=np.float64)
+        detected_from = self._pose()
+        self._approach(point, self.settings.verify_distance)
+        self._face(point)
+        seen = None
+        for turns in VERIFY_TURNS[: max(1, self.settings.verify_views)]:
+            for action in turns:
+                self._act(action)
+            if self._pose() != detected_from:  # the same view would repeat the same detection
+                seen = self._redetect(target.label, point)
+            if seen is not None:
+                break
+        far = planar_distance(self.obs.agent_position, point)
+        if (
+            seen is None
+            and self._approach(point, self.settings.reach_distance)
+            and far - planar_distance(self.obs.agent_position, point) >= VERIFY_CLOSER_M
+        ):
+            self._face(point)  # a wall may have hidden it: one more view from where navigate_to ends
+            seen = self._redetect(target.label, point)
+        if self.trace is not None:
+            self.trace.note(verified=target.label, confirmed=seen is not None)
+        if seen is not None:
+            return seen
+        self.rejections.add(target.label, point)
+        for key in [
+            k
+            for k, h in self.remembered.handles.items()
+            if k == target.object_id
+            or (h.label == target.label and self.rejections.near(h.label, np.asarray(h.position)))
+        ]:
+            del self.remembered.handles[key]
+        return None
 
     def answer(self, question: str, image: GoalImage | None = None) -> str:
         return str(self.perception.answerer.answer(self.obs, question, image))
@@ -247,6 +302,24 @@ class HabitatAgent:
         ]
         if outside:
             raise ValueError(f"navigate_to position is outside the scene: {', '.join(outside)}")
+
+    def _face(self, point: np.ndarray) -> None:
+        """Turn in place (at most half a circle) until `point` is within half a turn of straight ahead."""
+        half_turn = np.deg2rad(self.navigator.config.navigation.turn_angle) / 2
+        for _ in range(max(1, round(self.settings.scan_turns / 2))):
+            error = wrap_angle(heading_to(self.obs.agent_position, point) - self.obs.agent_yaw)
+            if abs(error) <= half_turn:
+                return
+            self._act(TURN_LEFT if error > 0 else TURN_RIGHT)
+
+    def _redetect(self, label: str, point: np.ndarray) -> ObjectHandle | None:
+        """The detection of `label` in the current view nearest to `point` within `verify_radius`, remembered."""
+        here = self._detect_here(label).above(self.settings.min_detection_score)
+        index = nearest_within(here, point, self.settings.verify_radius)
+        if index < 0:
+            return None
+        recollections = detections_as_recollections(here.select([index]), label)
+        return next(iter(self.remembered.remember(recollections).values()))
 
     def _detect_here(self, label: str) -> Detections:
         """The detector on the current frame, keeping detections with a world point."""

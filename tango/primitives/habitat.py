@@ -113,6 +113,20 @@ def navigate_to(ctx: AgentContext, target: ObjectHandle | list[ObjectHandle] | l
     return bool(ctx.agent.navigate_to(_target(target)))
 
 
+@primitive(compat=True)
+def verify(ctx: AgentContext, objects: list[ObjectHandle]) -> list[ObjectHandle]:
+    """Go to the first of `objects` (detect/recall's best) and look at it again: [it, as seen from close by] when
+    the detector reports it there again, else [] (it is then forgotten and not reported again this episode).
+
+    A detector's mistakes are drawn per view, so a second look from close by tells most of them from the real
+    object. Used by the ObjectNav template program; `compat`, so the LLM prompt and grammar do not offer it."""
+    candidates = _objects(objects, "verify")
+    if not candidates:
+        return []
+    seen = ctx.agent.verify(candidates[0])
+    return [] if seen is None else [seen]
+
+
 @primitive
 def answer(ctx: AgentContext, question: str, image: Any = None) -> str:
     """Answer a question about what the agent sees now and has seen, as a short text."""

@@ -22,7 +22,7 @@ from tango.perception.image_goal_search import KeypointLocator
 from tango.perception.oracle.ground_truth import GroundTruth
 from tango.tasks.habitat.runner import HabitatRunner
 from tango.trace.budget import Budget
-from tango.types.goals import GoalImage
+from tango.types.goals import GoalImage, ObjectHandle
 from tango.types.observation import Observation
 from tests.agent.synthetic import data_path, eval_config, plugin
 
@@ -176,3 +176,45 @@ def test_navigate_to_refuses_a_position_off_the_scene_before_moving(
             agent.navigate_to(far)
     assert agent.budget.steps == 0
     assert agent.navigate_to(here) is True
+
+
+def _first_detection(agent: HabitatAgent, categories: list[str]) -> ObjectHandle:
+    """Turn until the oracle detector reports one of `categories`; its handle."""
+    for _ in range(12):
+        for category in categories:
+            found = agent.detect(category)
+            if found:
+                return found[0]
+        agent.turn_left()
+    raise AssertionError("nothing detected in a full turn: the test cannot check verify()")
+
+
+def test_verify_confirms_an_object_that_is_there_and_rejects_one_that_is_not(
+    runner: HabitatRunner, dataset_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    agent, _ = _agent(runner, dataset_root, 0, monkeypatch)
+    assert agent.perception.ground_truth is not None
+    oracle = agent.perception.ground_truth.scene
+    real = _first_detection(agent, sorted({o.category for o in oracle.objects.values()}))
+    confirmed = agent.verify(real)
+    assert confirmed is not None and confirmed.label == real.label
+    assert np.hypot(*np.subtract(confirmed.position, real.position)[[0, 2]]) <= agent.settings.verify_radius
+    # a phantom: a category with no instance within 3 m, reported at the real object's place
+    absent = next(
+        o.category
+        for o in oracle.objects.values()
+        if all(
+            p.category != o.category or np.hypot(*(np.asarray(p.center) - real.position)[[0, 2]]) > 3.0
+            for p in oracle.objects.values()
+        )
+    )
+    phantom = ObjectHandle(absent, real.position, 0.5, f"{absent}@phantom")
+    agent.remembered.handles[phantom.object_id] = phantom
+    steps = agent.budget.steps
+    assert agent.verify(phantom) is None
+    assert agent.budget.steps - steps <= 25, "a check near the object costs the views and a short drive"
+    near = np.hypot(*np.subtract(agent.agent_position(), real.position)[[0, 2]])
+    assert near <= agent.settings.reach_distance + agent.settings.arrive_tolerance, "no closer look was taken"
+    assert phantom.object_id not in agent.remembered.handles
+    assert all(h.object_id != phantom.object_id for h in agent.detect(absent))
+    assert agent.rejections.near(absent, np.asarray(real.position))

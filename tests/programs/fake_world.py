@@ -35,6 +35,9 @@ class FakeWorld:
     length_m: float = 20.0
     view_radius: float = 2.5
     answers: dict[str, str] = field(default_factory=dict)
+    mistaken: dict[int, str] = field(default_factory=dict)
+    """Object index -> a label the detector also reports it as (a look-alike); verify() sees through it."""
+    rejected: set[int] = field(default_factory=set)
     position: Position = (0.0, 0.0, 0.0)
     seen: dict[int, FakeObject] = field(default_factory=dict)
     stops: list[Position] = field(default_factory=list)
@@ -53,9 +56,11 @@ class FakeWorld:
             if math.dist(obj.position, self.position) <= self.view_radius:
                 self.seen[index] = obj
 
-    def _handles(self, indices: list[int], score: float = 0.9) -> list[ObjectHandle]:
+    def _handles(self, indices: list[int], score: float = 0.9, label: str = "") -> list[ObjectHandle]:
+        """Handles of objects, labelled `label` (what a detector was asked for) or their own label."""
         handles = [
-            ObjectHandle(self.objects[i].label, self.objects[i].position, score, f"fake-{i}") for i in indices
+            ObjectHandle(label or self.objects[i].label, self.objects[i].position, score, f"fake-{i}")
+            for i in indices
         ]
         return sorted(handles, key=lambda h: math.dist(h.position, self.position))
 
@@ -72,9 +77,18 @@ class FakeWorld:
         found = [
             i
             for i, o in self.seen.items()
-            if label.lower() in (o.label, f"{o.description} {o.label}".strip())
+            if label.lower() in (o.label, f"{o.description} {o.label}".strip(), self.mistaken.get(i))
+            and i not in self.rejected
         ]
-        return self._handles(found)
+        return self._handles(found, label=label.lower() if any(i in self.mistaken for i in found) else "")
+
+    def verify(self, target: ObjectHandle) -> ObjectHandle | None:
+        self.navigate_to(target)
+        index = int(target.object_id.removeprefix("fake-"))
+        if self.objects[index].label == target.label:
+            return target
+        self.rejected.add(index)
+        return None
 
     def match_image(self, image: GoalImage) -> list[ObjectHandle]:
         colour = tuple(int(c) for c in np.asarray(image.pixels).reshape(-1, 3).mean(axis=0).round())

@@ -21,7 +21,7 @@ from tango.programs.generators.template import question_subject
 from tango.tasks.goat_program import GOAL_PHRASES
 from tango.tasks.objectnav import object_instruction
 from tango.types.goals import GoalImage
-from tests.programs.fake_world import apartment
+from tests.programs.fake_world import FakeObject, apartment
 from tests.support.presets import preset
 
 
@@ -144,3 +144,20 @@ def test_record_round_trips_through_json():
     data = json.loads(json.dumps(record.to_dict()))
     again = GenerationRecord.from_dict(data)
     assert again.program == record.program and again.parsed is None and "parsed" not in data
+
+
+def test_objectnav_template_checks_a_detection_before_stopping_and_goat_does_not():
+    """A look-alike reported as the bed on the way (the armchair at x = 3): ObjectNav's program goes there,
+    does not see a bed from close by, drops it and searches on to the real bed; GOAT's template stops at it."""
+    stops = {}
+    for task in ("objectnav", "goat"):
+        record = TemplateGenerator().generate(task, object_instruction("bed"))
+        assert record.ok
+        world = apartment(Budget(max_steps=500))
+        world.objects.append(FakeObject("armchair", (3.0, 0.0, 0.5), "living room"))
+        world.mistaken[len(world.objects) - 1] = "bed"
+        result = Interpreter().run(record.parsed, AgentContext(world, world.budget, Trace()))
+        assert result.ok
+        stops[task] = world.stops
+    assert "verify(detect('bed'))" in TemplateGenerator().generate("objectnav", "Find a bed.").program
+    assert stops == {"objectnav": [(16.0, 0.0, 0.0)], "goat": [(3.0, 0.0, 0.5)]}

@@ -16,6 +16,9 @@ from tango.programs.prompt import toolbox_for_task
 
 QUESTION_TASKS = frozenset({"openeqa"})
 EQA_EXPLORE_STEPS = 400
+VERIFY_TASKS = frozenset({"objectnav"})
+"""Tasks whose object searches check a detection from close by before stopping (issue 22: the detector's
+per-view mistakes, not exploration, decided most ObjectNav failures)."""
 
 _THEN = re.compile(r"\s*(?:,\s*)?(?:and\s+)?then\s+", re.IGNORECASE)
 _DESCRIPTION = re.compile(r"described in (?P<input>goal_descriptions\[\d+\]|goal_description(?![\w\[]))")
@@ -68,13 +71,17 @@ def _search(first: str, find: str) -> str:
     )
 
 
-def goal_program(goal: str) -> str:
+def goal_program(goal: str, verify: bool = False) -> str:
     """The program block for one navigation goal phrase: search, go there, stop() once (also when the goal
-    was not found, so that in a sequence the k-th stop() ends the k-th goal)."""
+    was not found, so that in a sequence the k-th stop() ends the k-th goal). With `verify`, an object goal's
+    candidates are checked from close by before the search ends (`verify()`: a detection not seen again is
+    dropped and the search goes on)."""
     given = _DESCRIPTION.search(goal) or _IMAGE.search(goal)
     if given:
         return _search(f"match({given['input']})", f"match({given['input']})")
     label = object_label(goal)
+    if verify:
+        return _search(f"verify(recall({label!r}))", f"verify(detect({label!r}))")
     return _search(f"recall({label!r})", f"detect({label!r})")
 
 
@@ -126,7 +133,7 @@ def template_program(task: str, instruction: str) -> str:
     if task in QUESTION_TASKS or text.endswith("?"):
         return question_program(text)
     goals = [part for part in _THEN.split(text) if part.strip()]
-    return "".join(goal_program(goal) for goal in goals)
+    return "".join(goal_program(goal, verify=task in VERIFY_TASKS) for goal in goals)
 
 
 class TemplateGenerator(ProgramGenerator):
