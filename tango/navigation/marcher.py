@@ -20,8 +20,8 @@ compares the results with scikit-fmm on random maps, band after band, bit for bi
 Stopping at a band checks the heap's smallest time before popping it (scikit-fmm pops it and drops it), so the
 cells frozen, their times and the heap are exactly those of a march with that band, and marching on with a
 wider band performs exactly the operations a fresh march with the wider band would perform after them.
-Everything before the march proper looks only at the goal cells' box and a border of two cells (phi is 1
-elsewhere), so a march costs what it freezes, not the window's size.
+The start's loops visit only the goal cells' box and two cells around it (phi is 1 elsewhere), so past
+filling its arrays a march costs what it freezes, not the window's size.
 """
 
 from __future__ import annotations
