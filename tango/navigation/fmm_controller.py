@@ -22,10 +22,9 @@ WINDOW_MARGIN_PX = 40
 BAND_FACTOR = 1.2
 BAND_MARGIN_PX = 10.0
 """A plan first marches travel times up to BAND_FACTOR x the straight distance from the goal to the agent plus
-BAND_MARGIN_PX, on the part of the window that band can reach (the median travel time a plan reads is 0.9x the
-straight distance on GOAT); a read beyond it marches again with twice the band, then without one
-(DistanceField), so plans are the same whatever the band: it only sets the cost (1.5x + 20 px marched twice
-the cells a plan reads in the median)."""
+BAND_MARGIN_PX (the median travel time a plan reads is 0.9x the straight distance on GOAT); a read beyond it
+marches on to twice the band, then to the end (DistanceField), so every finite value read is the full march's;
+the band sets how much is marched before the first read (a march costs the cells it freezes)."""
 
 
 def heading_to(position: np.ndarray, target: np.ndarray) -> float:

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
-import skfmm
 
 from tango.navigation.kernels import descend_cells, segment_is_free
+from tango.navigation.marcher import TravelTimes
 
 MIN_SPEED = 0.3
 
@@ -18,9 +18,10 @@ MIN_SPEED = 0.3
 class DistanceField:
     """Geodesic distance in pixels to the goal cells over map window [row0:, col0:]; inf where unreachable.
 
-    A field marched only up to a band (skfmm's narrow band: every value up to it is the full march's, to the
-    bit) reads inf beyond it until a read of such a cell from `at` or `descend` marches again with a band
-    twice as wide, and finally without one, so callers see the full field's values wherever they look.
+    A field marched only up to a band (a narrow band: every value up to it is the full march's, to the bit)
+    reads inf beyond it until a read of such a cell from `at` or `descend` marches on to a band twice as wide,
+    and finally without one, so callers see the full field's values wherever they look. The marches go on
+    from where the last one stopped, filling the same `distance` array.
     Descents are memoised per start pixel and length: the controller asks for the same one several times a step
     (to check the path, then to pick the waypoint).
     """
@@ -29,12 +30,12 @@ class DistanceField:
     col0: int
     distance: np.ndarray
     _march: Callable[[float], tuple[np.ndarray, bool]] | None = field(default=None, repr=False)
-    """Marches again with a band (0: none); says whether that march covered the whole window. None once the
-    field is complete."""
+    """Marches on to a band (0: none); says whether the march left the goal's neighbourhood (see
+    _stays_near_goal). None once the field is complete."""
     band: float = 0.0
     """The band of the last march (0: complete)."""
     _whole: bool = field(default=True, repr=False)
-    """Whether the last banded march spanned the whole window (the next widening marches without a band)."""
+    """Whether the last banded march left the goal's neighbourhood (the next widening marches without a band)."""
     _padded: np.ndarray | None = field(default=None, init=False, repr=False)
     _descents: dict[tuple[int, int, int], np.ndarray] = field(default_factory=dict, init=False, repr=False)
 
@@ -121,78 +122,48 @@ def distance_field(
     goal_cells: np.ndarray,
     row0: int,
     col0: int,
-    speed: np.ndarray | None = None,
+    speed: np.ndarray,
     band: float = 0.0,
 ) -> DistanceField:
     """Fast marching from the goal cells through traversable cells (goal cells count as traversable): travel
-    time in pixels at unit speed, or at the given per-cell speed. A positive `band` marches only up to that
-    travel time at first, on the part of the window within `band` pixels of the goal (see _march_near_goal);
-    the rest is marched when something reads beyond it (see DistanceField)."""
-
-    free = traversable | goal_cells  # (a copy: later changes to `traversable` do not reach the widenings)
+    time in pixels at the given per-cell speed (tango.navigation.marcher, scikit-fmm's second-order march to
+    the bit). A positive `band` marches only up to that travel time at first; the rest is marched when
+    something reads beyond it (see DistanceField), with twice the band while the march stays near the goal
+    (see _stays_near_goal), else to the end."""
+    times = TravelTimes(traversable | goal_cells, goal_cells, speed)
+    if band <= 0:
+        return DistanceField(row0, col0, times.march(0.0))
 
     def march(narrow: float) -> tuple[np.ndarray, bool]:
-        if narrow > 0:
-            return _march_near_goal(free, goal_cells, speed, narrow)
-        return _march(free, goal_cells, speed, 0.0), True
+        values = times.march(narrow)
+        return values, narrow <= 0 or not _stays_near_goal(values, goal_cells, narrow)
 
-    if band <= 0:
-        return DistanceField(row0, col0, _march(free, goal_cells, speed, 0.0))
     values, whole = march(band)
     return DistanceField(row0, col0, values, march, band, whole)
 
 
-CROP_MARGIN_PX = 3
-"""Cells beyond the band kept around a banded march's crop (its edge cells must stay unreached, see below)."""
+NEAR_GOAL_MARGIN_PX = 3
+"""Cells beyond the band around the goal cells' box within which a banded march counts as near the goal."""
 
 
-def _march_near_goal(
-    free: np.ndarray, goal_cells: np.ndarray, speed: np.ndarray | None, band: float
-) -> tuple[np.ndarray, bool]:
-    """`_march(..., band)` on the window, computed on the crop within band + CROP_MARGIN_PX cells of the goal
-    cells' box; returns the values and whether the march spanned the whole window.
-
-    Exact: fast marching freezes cells in increasing order of value, each from frozen neighbours only, and a
-    cell outside the crop can enter the heap only next to a frozen cell on the crop's edge. So while no edge
-    cell (an edge that is not the window's own) is frozen, the march on the crop pushes, pops and computes
-    exactly what the march on the window does, up to the band; when the crop's march did reach an edge cell
-    (a detour that left the crop), the window is marched instead."""
+def _stays_near_goal(values: np.ndarray, goal_cells: np.ndarray, band: float) -> bool:
+    """Whether a march up to `band` reached no cell on the edge of the window's part within band +
+    NEAR_GOAL_MARGIN_PX cells of the goal cells' box (an edge that is not the window's own), that part not
+    being the whole window. Such a march is widened to twice its band when read beyond it, any other to the
+    end: this keeps the widening schedule (and so every field a plan reads) of the planner that marched such
+    parts on their own crop."""
     rows, cols = np.flatnonzero(goal_cells.any(axis=1)), np.flatnonzero(goal_cells.any(axis=0))
-    height, width = free.shape
-    reach = int(np.ceil(band)) + CROP_MARGIN_PX
+    height, width = values.shape
     if len(rows) == 0:
-        return _march(free, goal_cells, speed, band), True
+        return False
+    reach = int(np.ceil(band)) + NEAR_GOAL_MARGIN_PX
     r0, r1 = max(0, int(rows[0]) - reach), min(height, int(rows[-1]) + reach + 1)
     c0, c1 = max(0, int(cols[0]) - reach), min(width, int(cols[-1]) + reach + 1)
     if (r0, r1, c0, c1) == (0, height, 0, width):
-        return _march(free, goal_cells, speed, band), True
-    crop = (slice(r0, r1), slice(c0, c1))
-    near = _march(free[crop], goal_cells[crop], None if speed is None else speed[crop], band)
-    edges = [edge for edge, inner in ((near[0], r0 > 0), (near[-1], r1 < height)) if inner]
-    edges += [edge for edge, inner in ((near[:, 0], c0 > 0), (near[:, -1], c1 < width)) if inner]
-    if any(np.isfinite(edge).any() for edge in edges):
-        return _march(free, goal_cells, speed, band), True
-    values = np.full(free.shape, np.inf)
-    values[crop] = near
-    return values, False
-
-
-def _march(free: np.ndarray, goal_cells: np.ndarray, speed: np.ndarray | None, narrow: float) -> np.ndarray:
-    """skfmm's march (distance, or travel time with a speed) from the goal cells through the free cells (goal
-    cells among them), up to travel time `narrow` (0: everywhere); inf where not reached."""
-    phi = np.ones(free.shape)
-    phi[goal_cells] = -1.0
-    masked: np.ma.MaskedArray = np.ma.MaskedArray(phi, ~free)
-    try:
-        if speed is None:
-            dist = skfmm.distance(masked, dx=1.0, narrow=narrow)
-        else:
-            dist = skfmm.travel_time(masked, speed, dx=1.0, narrow=narrow)
-        values = np.ma.filled(dist.astype(float), np.inf)
-    except ValueError:
-        values = np.full(free.shape, np.inf)
-    values[goal_cells] = 0.0
-    return values
+        return False
+    edges = [values[r, c0:c1] for r, inner in ((r0, r0 > 0), (r1 - 1, r1 < height)) if inner]
+    edges += [values[r0:r1, c] for c, inner in ((c0, c0 > 0), (c1 - 1, c1 < width)) if inner]
+    return not any(np.isfinite(edge).any() for edge in edges)
 
 
 def reachable_from(traversable: np.ndarray, start: np.ndarray) -> np.ndarray:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -111,6 +112,12 @@ class Detections:
         }
 
 
+LABELS_KEPT = 8192
+"""Normalised labels remembered (the same few hundred category, room and attribute names are normalised tens of
+times per step by the oracle's description matching)."""
+
+
+@lru_cache(maxsize=LABELS_KEPT)
 def normalise_label(label: str) -> str:
     """Lower-case, single-spaced, underscores as spaces: how labels are compared everywhere."""
     return " ".join(label.replace("_", " ").lower().split())

@@ -59,22 +59,24 @@ def _wide_map(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return ~obstacles, goal, clearance_speed(obstacles, 10.0)
 
 
-def test_a_march_on_the_crop_near_the_goal_freezes_the_windows_cells_with_the_windows_bits() -> None:
+def test_a_march_that_stays_near_the_goal_freezes_the_cells_within_the_band_with_the_full_bits() -> None:
     for seed in range(4):
         traversable, goal, speed = _wide_map(seed)
         full = distance_field(traversable, goal, 3, 9, speed)
         for band in (12.0, 30.0, 55.0):
             banded = distance_field(traversable, goal, 3, 9, speed, band=band)
-            assert not banded._whole  # the crop was marched, not the window
+            assert not banded._whole  # it stayed near the goal: the next widening doubles the band
             marched = np.isfinite(banded.distance)
             assert np.array_equal(marched, full.distance <= band)
             assert np.array_equal(banded.distance[marched], full.distance[marched])
 
 
-def test_a_march_that_reaches_the_crops_edge_is_redone_on_the_window(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With a crop smaller than the band (a negative margin) the band reaches the crop's edge: the window is
-    marched instead, and the values are still the window's."""
-    monkeypatch.setattr(fmm_planner, "CROP_MARGIN_PX", -15)
+def test_a_march_that_leaves_the_goals_neighbourhood_is_completed_at_the_next_widening(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With a neighbourhood smaller than the band (a negative margin) the march leaves it: the next widening
+    marches to the end, and the values within the band are still the full field's."""
+    monkeypatch.setattr(fmm_planner, "NEAR_GOAL_MARGIN_PX", -15)
     traversable, goal, speed = _wide_map(0)
     full = distance_field(traversable, goal, 3, 9, speed)
     banded = distance_field(traversable, goal, 3, 9, speed, band=40.0)
@@ -82,6 +84,9 @@ def test_a_march_that_reaches_the_crops_edge_is_redone_on_the_window(monkeypatch
     marched = np.isfinite(banded.distance)
     assert np.array_equal(marched, full.distance <= 40.0)
     assert np.array_equal(banded.distance[marched], full.distance[marched])
+    beyond = np.argwhere(np.isfinite(full.distance) & (full.distance > 80.0))[0] + [3, 9]
+    assert banded.at(beyond) == full.at(beyond)
+    assert banded._march is None  # one widening, to the end (not to twice the band)
 
 
 def test_reads_ever_farther_widen_the_band_until_the_field_is_complete() -> None:

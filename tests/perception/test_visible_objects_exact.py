@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy import ndimage
 
 from tango.perception.geometry import region_point
 from tango.perception.oracle.scene import OracleScene
-from tango.perception.oracle.visible import visible_objects
+from tango.perception.oracle.visible import _count_boxes, visible_objects
 from tango.types.observation import Observation
 from tango.types.scene import SceneObject
 
@@ -92,3 +93,23 @@ def test_negative_instance_ids_are_still_a_clear_error() -> None:
     scene = OracleScene("random", {1: SceneObject(1, "thing", (0, 0, 0), (1, 1, 1))}, ())
     with pytest.raises(ValueError, match="negative instance ids"):
         visible_objects(obs, scene, 1)
+
+
+def test_counted_boxes_are_find_objects_boxes_with_the_pixel_counts() -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        top = int(rng.integers(1, 30))
+        frame = rng.integers(0, 2 * top + 2, (int(rng.integers(1, 40)), int(rng.integers(1, 40)))).astype(
+            np.int32
+        )
+        frame[rng.random(frame.shape) < rng.uniform(0.0, 0.9)] = 0
+        boxes = _count_boxes(frame, top)
+        counts = np.bincount(frame.ravel(), minlength=2 * top + 2)
+        for index, window in enumerate(ndimage.find_objects(frame, max_label=top)):
+            label = index + 1
+            if window is None:
+                assert boxes[label, 0] == 0
+                continue
+            rows, cols = window
+            assert boxes[label].tolist() == [counts[label], rows.start, rows.stop, cols.start, cols.stop]
+        assert boxes[0, 0] == 0 and len(boxes) == top + 1

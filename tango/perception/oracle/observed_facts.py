@@ -16,6 +16,10 @@ from tango.perception.scene_graph import GraphObject, SceneGraph
 from tango.types.scene import SceneObject
 
 CATEGORY, ROOM = "category", "room"
+VOCABULARIES_KEPT = 64
+"""Vocabularies remembered by `ObservedFacts.vocabulary` (a description is matched every step while what the
+agent has observed changes only now and then)."""
+_vocabularies: dict[tuple[int, ...], tuple[tuple[SceneObject, ...], dict[str, set[str]]]] = {}
 
 
 def category_of(obj: SceneObject) -> str:
@@ -41,7 +45,21 @@ class ObservedFacts:
         self.objects = [entry.object for entry in self.entries]
 
     def vocabulary(self) -> dict[str, set[str]]:
-        """Observed names by kind: categories, room types and each attribute's values."""
+        """Observed names by kind: categories, room types and each attribute's values (shared: do not modify).
+
+        The same objects in the same order give the same dict, built once: it is kept with the objects, whose
+        ids are its key (kept alive, no other object can take them), and its sets iterate in the order a new
+        build's would, which find_mentions' ties follow."""
+        key = tuple(map(id, self.objects))
+        kept = _vocabularies.get(key)
+        if kept is None:
+            kept = (tuple(self.objects), self._vocabulary())
+            if len(_vocabularies) >= VOCABULARIES_KEPT:
+                _vocabularies.clear()
+            _vocabularies[key] = kept
+        return kept[1]
+
+    def _vocabulary(self) -> dict[str, set[str]]:
         names: dict[str, set[str]] = {CATEGORY: set(), ROOM: set()}
         for obj in self.objects:
             names[CATEGORY].add(category_of(obj))
