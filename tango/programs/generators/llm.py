@@ -8,6 +8,7 @@ model wrote it (the record says so). `replan` asks for a revised program after a
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from pathlib import Path
 from typing import Any, Protocol
@@ -107,6 +108,24 @@ class LLMProgramGenerator(ProgramGenerator):
             prompt = prompt.with_examples(chosen)
         return prompt
 
+    def settings(self, toolbox: str) -> str:
+        """What besides the prompt decides the reply, for the program cache's key: the grammar (its text's
+        hash), the check, repairs and the backend's sampling settings. A cache filled under other settings
+        (no grammar, another seed) then misses instead of standing in for this configuration's programs."""
+        grammar = "off"
+        if self.grammar:
+            grammar = hashlib.sha256(self._grammar(toolbox).encode()).hexdigest()[:12]
+        backend = getattr(self.backend, "config", None)
+        sampling = [f"{name}={getattr(backend, name)}" for name in ("temperature", "seed", "max_tokens")
+                    if hasattr(backend, name)]  # fmt: skip
+        return ";".join([f"grammar={grammar}", f"check={self.check is not None}",
+                         f"attempts={self.max_attempts}", f"repair={self.repair_temperature}", *sampling])  # fmt: skip
+
+    def _grammar(self, toolbox: str) -> str:
+        if toolbox not in self._grammars:
+            self._grammars[toolbox] = program_grammar(toolbox)
+        return self._grammars[toolbox]
+
     def reply_budget(self, prompt: Prompt, instruction: str) -> int:
         """The most tokens a reply to `instruction` may take: per goal, half the characters of the prompt's
         longest example program per goal it reaches (at least MIN_REPLY_TOKENS), times the instruction's
@@ -122,7 +141,9 @@ class LLMProgramGenerator(ProgramGenerator):
         if len(parts) > 1:
             return self._fill(task, instruction, parts)
         prompt = self.prompt(task, instruction)
-        key = cache_key(self.name, self.model, prompt.digest, instruction)
+        key = cache_key(
+            self.name, self.model, f"{prompt.digest}|{self.settings(prompt.toolbox)}", instruction
+        )
         cached = self.cache.get(key) if self.cache is not None else None
         if cached is not None:
             cached.task, cached.cached = task, True
@@ -192,9 +213,7 @@ class LLMProgramGenerator(ProgramGenerator):
             if attempt > 0:
                 options["temperature"] = self.repair_temperature
         if self.grammar:
-            if prompt.toolbox not in self._grammars:
-                self._grammars[prompt.toolbox] = program_grammar(prompt.toolbox)
-            options["grammar"] = self._grammars[prompt.toolbox]
+            options["grammar"] = self._grammar(prompt.toolbox)
         response = self.backend.complete(messages, **options)
         return (
             Attempt(
