@@ -154,3 +154,16 @@ def test_a_text_given_to_is_found_is_sent_back_before_it_fails_at_run_time():
         "line 2: is_found() takes what detect/match/recall returned"
     )
     assert CHECK.problem("goat", "Find the counter.", parse(CHAIR.replace("chair", "counter"))) is None
+
+
+def test_a_goal_input_the_instruction_does_not_give_is_sent_back_with_the_object_to_search():
+    """'Find the picture.' names an object; the 1.5B wrote `navigate_to(goal_image)` for it (a GOAT val run),
+    which fails when it runs: goal_image is unbound for an object goal."""
+    picture = "goal = goal_image\nnavigate_to(goal)\nstop()\n"
+    problem = CHECK.problem("goat", "Find the picture.", parse(picture))
+    assert problem is not None and "gives no goal_image" in problem and "detect('picture')" in problem
+    matched = "explore_scene()\nx = match(goal_image)\nif is_found(x):\n    navigate_to(x)\n    stop()\n"
+    assert "gives no" in str(CHECK.problem("goat", "Find the picture.", parse(matched)))
+    assert CHECK.problem("goat", "Find the object shown in goal_image.", parse(matched)) is None
+    fixed = CHAIR.replace("chair", "picture")
+    assert CHECK.problem("goat", "Find the picture.", parse(fixed)) is None

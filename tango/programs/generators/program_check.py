@@ -7,7 +7,9 @@ compared with the instruction's goal by the text-similarity model, and the quest
 with the question asked; the reason of a mismatch goes back to the model like a parse error. The check reads
 only the instruction and the program text. Two shapes are refused whatever the target: a search loop whose
 body ends in an unconditional stop()/return/break (it explores one step, then ends: the implicit search of a
-bare explore_scene() followed by `...; stop()`), and a navigation program that calls answer().
+bare explore_scene() followed by `...; stop()`), and a navigation program that calls answer(). A navigation
+program that reads a goal picture or description its instruction does not give (`goal_image` for "Find the
+picture.") is sent back too: the input is unbound there, so the program would fail when the line runs.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ Similarity = Callable[[list[str], list[str]], np.ndarray]
 _THEN = re.compile(r"\s*(?:,\s*)?(?:and\s+)?then\s+", re.IGNORECASE)
 _WORD = re.compile(r"[a-z]+")
 _GOAL_INPUT = re.compile(r"goal_(?:image|description)s?(?:\[\d+\])?")
+GOAL_INPUTS = frozenset({"goal_image", "goal_images", "goal_description", "goal_descriptions"})
+"""The names a task binds to the goal's picture or description; a goal that names none of them has none."""
 
 
 @dataclass(frozen=True)
@@ -144,6 +148,9 @@ class ProgramCheck:
         if question:
             return self._question_problem(instruction.strip(), labels, facts)
         goals = [part for part in _THEN.split(instruction.strip()) if part.strip()]
+        unbound = self._unbound_input(instruction, program, goals)
+        if unbound is not None:
+            return unbound
         for goal in goals:
             given = _GOAL_INPUT.search(goal)
             if given is None or given[0] in facts.matches:
@@ -164,6 +171,23 @@ class ProgramCheck:
                 goal = objects[0]
                 return f"the program searches for {label!r} but the instruction asks for {goal!r}: search for {goal!r}"
         return None
+
+    @staticmethod
+    def _unbound_input(instruction: str, program: Program, goals: list[str]) -> str | None:
+        """A program that reads a goal picture or description the instruction does not give ("Find the
+        picture." answered with `navigate_to(goal_image)`: the word read as the input); None otherwise."""
+        if _GOAL_INPUT.search(instruction):
+            return None
+        used = sorted(
+            {n.id for n in ast.walk(program.tree) if isinstance(n, ast.Name) and n.id in GOAL_INPUTS}
+        )
+        if not used:
+            return None
+        target = object_label(goals[0]) if goals else "the object"
+        return (
+            f"this goal gives no {used[0]}: {target!r} is an object to search for by name; "
+            f"call detect({target!r})"
+        )
 
     def _question_problem(self, question: str, labels: list[str], facts: ProgramFacts) -> str | None:
         for asked in facts.questions:
