@@ -158,6 +158,11 @@ class LocalChatModel:
         )
         return ChatResponse(text, self.name, len(tokens), produced, self.last.cpu_seconds, self.last.seconds)
 
+    def forget(self) -> None:
+        """Empty the KV cache: the next request restores its prefix as the first request of a new process."""
+        self.ctx.memory_seq_rm(0, 0, -1)
+        self._prefix = []
+
     def _state_file(self, prefix: list[int]) -> Path:
         """The state file of this prefix: keyed by the model file (name and size), context and batch size (the
         batch layout the prefix was evaluated in) and its tokens."""
