@@ -167,3 +167,30 @@ def test_a_goal_input_the_instruction_does_not_give_is_sent_back_with_the_object
     assert CHECK.problem("goat", "Find the object shown in goal_image.", parse(matched)) is None
     fixed = CHAIR.replace("chair", "picture")
     assert CHECK.problem("goat", "Find the picture.", parse(fixed)) is None
+    written = "while explore_scene():\n    if goal_image is not None:\n        navigate_to(goal_image)\n        stop()\n    return answer('Find the picture.')\n"
+    assert "gives no goal_image" in str(CHECK.problem("goat", "Find the picture.", parse(written)))
+
+
+def test_a_label_that_is_only_part_of_the_goal_is_sent_back_but_a_qualified_goal_is_not():
+    """'Find the tv stand.' answered with detect('tv') (the 1.5B, a GOAT val block) searches for another
+    object; detect('chair') for 'Find the kitchen chair.' names the goal's object."""
+
+    def search(label: str):
+        return parse(CHAIR.replace("'chair'", repr(label)))
+
+    problem = CHECK.problem("goat", "Find the tv stand.", search("tv"))
+    assert problem is not None and "search for 'tv stand'" in problem
+    assert CHECK.problem("goat", "Find the tv stand.", search("tv stand")) is None
+    assert CHECK.problem("objectnav", "Find the kitchen chair.", parse(CHAIR)) is None
+    assert CHECK.problem("goat", "Find the trash can.", search("trash can")) is None
+
+
+def test_a_stop_in_the_middle_of_a_search_loop_body_is_caught_like_a_last_one():
+    """The 1.5B's accepted block for 'Find the plant.': the unconditional stop() is followed by other lines,
+    so the last statement alone did not show that the search runs one step."""
+    plant = (
+        "while explore_scene():\n    plant = detect('plant')\n    if is_found(plant):\n        navigate_to(plant)\n"
+        "        stop()\n    stop()\n    note = 'The plant is found!'\n"
+    )
+    problem = CHECK.problem("goat", "Find the plant.", parse(plant))
+    assert problem is not None and "always ends with stop()" in problem
