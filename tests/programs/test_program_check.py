@@ -194,3 +194,30 @@ def test_a_stop_in_the_middle_of_a_search_loop_body_is_caught_like_a_last_one():
     )
     problem = CHECK.problem("goat", "Find the plant.", parse(plant))
     assert problem is not None and "always ends with stop()" in problem
+
+
+def test_when_every_repair_keeps_a_one_step_search_the_checks_own_correction_runs():
+    """The 1.5B's three replies to 'Find the counter.' all ended the search loop's body with stop(); the
+    generator then moves that stop() after the loop (what the check asked for) and says so."""
+    from tango.programs.generators.llm import SETTLED_WARNING
+    from tango.programs.generators.program_check import settled_search
+
+    written = (
+        "while explore_scene():\n    counter = detect('counter')\n    if is_found(counter):\n"
+        "        navigate_to(counter)\n        stop()\n    stop()\n    note = 'done'\n"
+    )
+
+    class Same:
+        accepts_grammar = False
+        accepts_options = False
+
+        def complete(self, messages):
+            return ChatResponse(written, "fake", 10, 10)
+
+    generator = LLMProgramGenerator("fake", "fake", Same(), "llm", check=CHECK)
+    record = generator.generate("goat", "Find the counter.")
+    assert len(record.attempts) == 3 and record.parsed is not None and SETTLED_WARNING in record.warnings
+    loop = record.parsed.tree.body[0]
+    assert record.program.rstrip().endswith("stop()") and len(loop.body) == 2, record.program
+    assert CHECK.problem("goat", "Find the counter.", record.parsed) is None
+    assert settled_search(parse(CHAIR)) is None  # a search that can run on is left alone

@@ -3,7 +3,8 @@
 Each invalid reply is sent back with the parser's error (or, with a ProgramCheck, the reason the program does
 not fit its instruction) and the model is asked again, up to `max_attempts`; an invalid program then falls back
 to the template program or fails with the reason, while a valid one that still fails the check runs as the
-model wrote it (the record says so). `replan` asks for a revised program after a failed run.
+model wrote it (the record says so), unless it is a search that can run only once: then the check's own
+correction (the loop's unconditional stop() moved after it) runs, with a warning. `replan` asks for a revised program after a failed run.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from tango.programs.generators.base import ProgramGenerator
 from tango.programs.generators.cache import ProgramCache, cache_key
 from tango.programs.generators.config import GeneratorConfig
 from tango.programs.generators.goal_blocks import goal_parts, joined_program, split_goals
-from tango.programs.generators.program_check import ProgramCheck
+from tango.programs.generators.program_check import ProgramCheck, settled_search
 from tango.programs.generators.record import Attempt, GenerationRecord
 from tango.programs.generators.replan import REPLAN_REQUEST
 from tango.programs.generators.template import TemplateGenerator
@@ -40,6 +41,9 @@ REPAIR_REQUEST = (
     "That program is not valid: {error}\n"
     "Write the corrected program only, using only the functions listed and the same language rules.\n"
     "Program:\n"
+)
+SETTLED_WARNING = (
+    "the check moved the search loop's unconditional stop() after the loop (the replies kept it)"
 )
 CHECK_REQUEST = (
     "That program does not fit the question: {error}\n"
@@ -288,6 +292,15 @@ class LLMProgramGenerator(ProgramGenerator):
                 },
             ]
         if unchecked is not None and record.program is None:
+            settled = settled_search(unchecked) if self.check is not None else None
+            if (
+                settled is not None
+                and self.check is not None
+                and self.check.problem(record.task, record.instruction, settled) is None
+            ):
+                record.program, record.parsed = settled.source, settled
+                record.warnings = [*settled.warnings, SETTLED_WARNING]
+                return
             record.program, record.parsed = unchecked.source, unchecked
             record.warnings = list(unchecked.warnings)
             record.check_passed = False

@@ -22,8 +22,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from tango.primitives.rooms import is_room_name
+from tango.programs.errors import ProgramError
 from tango.programs.generators.template import QUESTION_TASKS, object_label, question_subject
-from tango.programs.parser import Program
+from tango.programs.parser import Program, parse
 
 SEARCHES = frozenset({"detect", "recall", "select", "segment_scene", "map_scene", "match"})
 Similarity = Callable[[list[str], list[str]], np.ndarray]
@@ -79,6 +80,42 @@ def _ends_unconditionally(body: list[ast.stmt]) -> str | None:
     block itself, not inside an if: `stop()` followed by more lines ends the block as surely as a last one;
     read in a 1.5B program), else None."""
     return next((ending for ending in map(_ending, body) if ending is not None), None)
+
+
+class _SettleSearch(ast.NodeTransformer):
+    """Cuts each search loop's body at its first unconditional stop()/return/break and puts a stop() or
+    return after the loop instead (a break is dropped: the loop then ends when the search does)."""
+
+    def __init__(self) -> None:
+        self.changed = False
+
+    def visit_While(self, node: ast.While) -> ast.AST | list[ast.stmt]:
+        self.generic_visit(node)
+        if "explore_scene" not in ast.unparse(node.test):
+            return node
+        cut = next((i for i, stmt in enumerate(node.body) if _ending(stmt) is not None), None)
+        if cut is None or cut == 0:
+            return node
+        ending = node.body[cut]
+        node.body = node.body[:cut]
+        self.changed = True
+        return [node] if isinstance(ending, ast.Break) else [node, ending]
+
+
+def settled_search(program: Program) -> Program | None:
+    """The check's own correction of a search that can run only once (the body's unconditional stop() moved
+    after the loop, what the check asks the model for), or None when there is none to make. Used when the
+    model's repairs kept the shape: the 1.5B wrote `stop()` after `if is_found(...)` inside the loop in all
+    three replies to "Find the counter." (GOAT val)."""
+    tree = ast.parse(program.source)
+    settle = _SettleSearch()
+    tree = ast.fix_missing_locations(settle.visit(tree))
+    if not settle.changed:
+        return None
+    try:
+        return parse(ast.unparse(tree), toolbox=program.toolbox)
+    except ProgramError:
+        return None
 
 
 OBJECT_TAKERS = ("is_found",)
