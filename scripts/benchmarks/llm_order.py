@@ -1,11 +1,12 @@
 """Does the local model's reply to an instruction depend on what its process asked before it?
 
 Takes the one-goal instructions of a program cache (an eval run's `generator.cache_dir`) and asks the model
-for each one's first reply again, exactly as the generator's first attempt does (prompt, grammar, reply
-budget), in two passes: `alone`, each instruction as the first request after the prompt prefix (restored
-from the saved prompt state, as a new worker process would), and `sequence`, all of them one after another
-in reverse order. Prints one JSON line: how many replies differ between the passes and from the reply the
-cache holds (written in the eval run's order), and the instructions whose replies differ.
+for each one's first reply again, exactly as the generator's first attempt does (with the settings of
+configs/generator/local.yaml: grammar, reply budget), in two passes: `alone`, each instruction as the first
+request after the prompt prefix (restored from the saved prompt state, as a new worker process would), and
+`sequence`, all of them one after another in reverse order. Prints one JSON line: how many replies differ
+between the passes and from the reply the cache holds (written in the eval run's order), and the instructions
+whose replies differ.
 
 usage: python scripts/bench.py llm_order CACHE_DIR [--task goat] [--model qwen2.5-coder-1.5b] [--limit N]
 """
@@ -38,6 +39,15 @@ def cached_first_replies(folder: Path, task: str) -> dict[str, str]:
     return replies
 
 
+def local_settings() -> dict[str, Any]:
+    """generator=local as an eval run configures it (configs/generator/local.yaml: grammar, reply limit)."""
+    import yaml
+
+    values = yaml.safe_load((ROOT / "configs" / "generator" / "local.yaml").read_text(encoding="utf-8"))
+    values.pop("defaults", None)
+    return dict(values)
+
+
 def first_reply(generator: LLMProgramGenerator, task: str, instruction: str) -> str:
     """The reply the generator's first attempt gets for `instruction` (its own call, options and budget)."""
     prompt = generator.prompt(task, instruction)
@@ -55,8 +65,10 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     cached = cached_first_replies(args.cache_dir, args.task)
     texts = sorted(cached)[: args.limit or None]
-    config = GeneratorConfig(name="local", model=args.model, threads=args.threads, cache_dir="",
-                             prompt_state_dir=str(args.cache_dir / "prompt-state"))  # fmt: skip
+    config = GeneratorConfig.from_mapping(
+        {**local_settings(), "model": args.model, "threads": args.threads, "cache_dir": "",
+         "prompt_state_dir": str(args.cache_dir / "prompt-state")}
+    )  # fmt: skip
     generator = make_generator(config)
     assert isinstance(generator, LLMProgramGenerator)
     backend: Any = generator.backend
