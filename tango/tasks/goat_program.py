@@ -12,6 +12,10 @@ program whose subgoals run in order. Its stop() calls map to subtasks by one rul
   is (a failure) and so does the program, and every later subtask scores 0 with `attempted` 0;
 - a program that ends cleanly (returns or runs out of statements) stops the active subtask where it ended, as
   the paper's programs simply return; after an error the active subtask is scored unstopped;
+- a program joined from one block per goal (plan-then-fill, tango.programs.generators.goal_blocks) goes on
+  after a runtime error in goal k's block (an error of the program, not a used-up budget): goal k is scored
+  unstopped where the agent is and the program runs on from goal k+1's block, as one-program-per-subtask
+  runs go on to the next subtask; a program not made of such blocks ends at its error;
 - subtasks the program never reached score 0 (success, SPL, soft SPL) with `attempted` 0; stop() calls after
   the last subtask change nothing.
 
@@ -21,11 +25,13 @@ Replanning is off in `episode` mode: a revised program would restart the list of
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tango.formats.goat import GoatSubtask
-from tango.programs.interpreter import RunResult
+from tango.programs.generators.goal_blocks import goal_at_line, program_from_goal
+from tango.programs.generators.record import GenerationRecord
+from tango.programs.interpreter import RunResult, StopReason
 from tango.tasks.flow import EpisodeRun, NavTaskConfig, goal_points
 from tango.tasks.objectnav import object_instruction
 from tango.types.goals import GoalImage
@@ -36,6 +42,8 @@ GOAL_PHRASES = {
     "image": "Find the object shown in goal_image.",
 }
 EPISODE_INPUTS = {"image": "goal_images", "description": "goal_descriptions"}
+BLOCK_ERRORS = frozenset({StopReason.RUNTIME_ERROR, StopReason.PRIMITIVE_ERROR, StopReason.LOOP_CAP})
+"""Run ends that are the program's own error: a joined program goes on from the next goal's block."""
 
 
 def subtask_instruction(subtask: GoatSubtask) -> str:
@@ -203,6 +211,14 @@ def run_episode_program(
     run.listen_stops(stopped)
     try:
         result = run.execute(record, stop_when_done=False, replan=False)
+        running = record
+        while result is not None and (after := _after_block_error(scores, running, result)) is not None:
+            run.trace("goal_block_error", error=result.error, goals_done=len(scores.rows))
+            running, unstopped = after
+            if unstopped:  # the failed goal ends where the agent is; the next begins there
+                scores.score()
+                scores.begin(inputs)
+            result = run.execute(running, stop_when_done=False, replan=False)
     finally:
         run.listen_stops(None)
     if scores.active is not None:
@@ -211,3 +227,24 @@ def run_episode_program(
         scores.score()
     scores.unreached()
     return record, result
+
+
+def _after_block_error(
+    scores: SubtaskScores, running: GenerationRecord, result: RunResult
+) -> tuple[GenerationRecord, bool] | None:
+    """After a runtime error inside goal k's block of a joined program: the record of the program from goal
+    k+1's block on, and whether goal k is still the active subtask (to be scored unstopped first); None when
+    the program ends here (no error, a used-up budget, not a joined program, the last goal, or the stops
+    and the blocks out of step)."""
+    if result.stop_reason not in BLOCK_ERRORS or running.parsed is None or result.error_line is None:
+        return None
+    failed = goal_at_line(running.parsed, result.error_line)
+    if failed is None or failed >= len(scores.tasks) or scores.active is None:
+        return None
+    active = scores.active.index + 1  # subtask numbers as the blocks number their goals
+    if active not in (failed, failed + 1):
+        return None
+    rest = program_from_goal(running.parsed, failed + 1)
+    if rest is None:
+        return None
+    return replace(running, program=rest.source, parsed=rest), active == failed

@@ -12,7 +12,14 @@ from tango.llm import ChatResponse
 from tango.primitives.context import AgentContext
 from tango.programs import Budget, Interpreter, Trace, parse
 from tango.programs.generators.cache import ProgramCache
-from tango.programs.generators.goal_blocks import GoalPart, goal_parts, joined_program, split_goals
+from tango.programs.generators.goal_blocks import (
+    GoalPart,
+    goal_at_line,
+    goal_parts,
+    joined_program,
+    program_from_goal,
+    split_goals,
+)
 from tango.programs.generators.llm import LLMProgramGenerator
 from tango.types.goals import GoalImage
 from tests.programs.fake_world import apartment
@@ -90,6 +97,38 @@ def test_goal_image_reads_the_episode_input_of_its_goal() -> None:
     assert [p[0] for p in world.stops] == [12.0, 9.0]  # goal_images[1] (blue couch) first, then the red one
 
 
+def test_a_block_looks_in_memory_first_for_what_an_earlier_goal_saw() -> None:
+    """The bed search walks past the plant; the plant block (explore first, as the model writes it) then goes
+    straight to the remembered plant instead of searching again. A block that recalls by itself is kept."""
+    blocks = [parse(SEARCH.format(name="b", label="bed")), parse(SEARCH.format(name="p", label="plant"))]
+    text = joined_program(blocks, [GoalPart("Find the bed."), GoalPart("Find the plant.")], "habitat")
+    assert "goal_2_seen = recall('plant')" in text
+    result, world = run_joined(text)
+    assert result.ok and [p[0] for p in world.stops] == [16.0, 1.0]
+    after_bed = world.actions[world.actions.index("stop") + 1 :]
+    assert "explore" not in after_bed, after_bed
+    recalling = parse(WHILE.format(name="s", label="couch"))
+    kept = joined_program([recalling], [GoalPart("Find the couch.")], "habitat")
+    assert "goal_1_seen" not in kept
+    image = joined_program([parse(IMAGE)], goal_parts("Find the object shown in goal_images[2]."), "habitat")
+    assert "goal_1_seen = match(goal_images[2])" in image
+
+
+def test_the_program_from_a_goal_on_and_the_goal_of_a_line() -> None:
+    parts = [GoalPart(f"Find the {label}.") for label in ("chair", "bed", "plant")]
+    blocks = [parse(SEARCH.format(name="t", label=p.instruction[9:-1])) for p in parts]
+    joined = parse(joined_program(blocks, parts, "habitat"))
+    lines = joined.source.splitlines()
+    second = lines.index("goal_2_done = False") + 1
+    assert goal_at_line(joined, 1) == 1 and goal_at_line(joined, second) == 2
+    assert goal_at_line(joined, len(lines)) == 3
+    rest = program_from_goal(joined, 2)
+    assert rest is not None and rest.source.startswith("goal_2_done = False")
+    assert "goal_1_done" not in rest.source and "goal_3_done" in rest.source
+    assert program_from_goal(joined, 4) is None
+    assert program_from_goal(parse(SEARCH.format(name="c", label="chair")), 1) is None
+
+
 class _Backend:
     """Answers each one-goal question with a search for the goal's object; records each call's options."""
 
@@ -124,7 +163,7 @@ def test_the_generator_fills_one_block_per_goal_with_a_budget_each(tmp_path) -> 
     assert [c["max_tokens"] for c in backend.calls] == [budget, budget] and 96 <= budget < 200
     assert [b["cached"] for b in record.blocks] == [False, False, True]
     assert len(record.attempts) == 2 and record.completion_tokens == 40
-    assert record.program.count("stop()") == 6  # each goal: its own guarded stop and the one after its block
+    assert record.program.count("stop()") == 9  # each goal: memory first, its own guarded stop, the one after
     again = generator.generate("goat", instruction)
     assert again.program == record.program and len(backend.calls) == 2
 

@@ -154,3 +154,70 @@ def test_a_text_given_to_is_found_is_sent_back_before_it_fails_at_run_time():
         "line 2: is_found() takes what detect/match/recall returned"
     )
     assert CHECK.problem("goat", "Find the counter.", parse(CHAIR.replace("chair", "counter"))) is None
+
+
+def test_a_goal_input_the_instruction_does_not_give_is_sent_back_with_the_object_to_search():
+    """'Find the picture.' names an object; the 1.5B wrote `navigate_to(goal_image)` for it (a GOAT val run),
+    which fails when it runs: goal_image is unbound for an object goal."""
+    picture = "goal = goal_image\nnavigate_to(goal)\nstop()\n"
+    problem = CHECK.problem("goat", "Find the picture.", parse(picture))
+    assert problem is not None and "gives no goal_image" in problem and "detect('picture')" in problem
+    matched = "explore_scene()\nx = match(goal_image)\nif is_found(x):\n    navigate_to(x)\n    stop()\n"
+    assert "gives no" in str(CHECK.problem("goat", "Find the picture.", parse(matched)))
+    assert CHECK.problem("goat", "Find the object shown in goal_image.", parse(matched)) is None
+    fixed = CHAIR.replace("chair", "picture")
+    assert CHECK.problem("goat", "Find the picture.", parse(fixed)) is None
+    written = "while explore_scene():\n    if goal_image is not None:\n        navigate_to(goal_image)\n        stop()\n    return answer('Find the picture.')\n"
+    assert "gives no goal_image" in str(CHECK.problem("goat", "Find the picture.", parse(written)))
+
+
+def test_a_label_that_is_only_part_of_the_goal_is_sent_back_but_a_qualified_goal_is_not():
+    """'Find the tv stand.' answered with detect('tv') (the 1.5B, a GOAT val block) searches for another
+    object; detect('chair') for 'Find the kitchen chair.' names the goal's object."""
+
+    def search(label: str):
+        return parse(CHAIR.replace("'chair'", repr(label)))
+
+    problem = CHECK.problem("goat", "Find the tv stand.", search("tv"))
+    assert problem is not None and "search for 'tv stand'" in problem
+    assert CHECK.problem("goat", "Find the tv stand.", search("tv stand")) is None
+    assert CHECK.problem("objectnav", "Find the kitchen chair.", parse(CHAIR)) is None
+    assert CHECK.problem("goat", "Find the trash can.", search("trash can")) is None
+
+
+def test_a_stop_in_the_middle_of_a_search_loop_body_is_caught_like_a_last_one():
+    """The 1.5B's accepted block for 'Find the plant.': the unconditional stop() is followed by other lines,
+    so the last statement alone did not show that the search runs one step."""
+    plant = (
+        "while explore_scene():\n    plant = detect('plant')\n    if is_found(plant):\n        navigate_to(plant)\n"
+        "        stop()\n    stop()\n    note = 'The plant is found!'\n"
+    )
+    problem = CHECK.problem("goat", "Find the plant.", parse(plant))
+    assert problem is not None and "always ends with stop()" in problem
+
+
+def test_when_every_repair_keeps_a_one_step_search_the_checks_own_correction_runs():
+    """The 1.5B's three replies to 'Find the counter.' all ended the search loop's body with stop(); the
+    generator then moves that stop() after the loop (what the check asked for) and says so."""
+    from tango.programs.generators.llm import SETTLED_WARNING
+    from tango.programs.generators.program_check import settled_search
+
+    written = (
+        "while explore_scene():\n    counter = detect('counter')\n    if is_found(counter):\n"
+        "        navigate_to(counter)\n        stop()\n    stop()\n    note = 'done'\n"
+    )
+
+    class Same:
+        accepts_grammar = False
+        accepts_options = False
+
+        def complete(self, messages):
+            return ChatResponse(written, "fake", 10, 10)
+
+    generator = LLMProgramGenerator("fake", "fake", Same(), "llm", check=CHECK)
+    record = generator.generate("goat", "Find the counter.")
+    assert len(record.attempts) == 3 and record.parsed is not None and SETTLED_WARNING in record.warnings
+    loop = record.parsed.tree.body[0]
+    assert record.program.rstrip().endswith("stop()") and len(loop.body) == 2, record.program
+    assert CHECK.problem("goat", "Find the counter.", record.parsed) is None
+    assert settled_search(parse(CHAIR)) is None  # a search that can run on is left alone

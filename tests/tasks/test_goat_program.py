@@ -254,3 +254,60 @@ def test_the_episode_record_sums_llm_calls_and_tokens_of_every_program(mode: str
 def test_an_unknown_program_mode_is_refused() -> None:
     with pytest.raises(ValueError, match="task.program must be one of"):
         GoatTaskConfig(program="whole")
+
+
+class BlockRun(ScriptedRun):
+    """A ScriptedRun whose programs really run: the interpreter over tests/programs/fake_world's apartment
+    (objects along x), the world's position and stops mirrored into the run's."""
+
+    def __init__(self, program: str) -> None:
+        super().__init__([])
+        from tests.programs.fake_world import apartment
+
+        self.source = program
+        self.world = apartment()
+        self.runs: list[str] = []
+
+    def program(self, instruction: str) -> GenerationRecord:
+        record = GenerationRecord("goat", instruction, "local", "fake", "llm", self.source)
+        record.parsed = parse(self.source)
+        return record
+
+    def execute(self, record: GenerationRecord, stop_when_done: bool, replan: bool = True) -> RunResult:
+        from tango.primitives.context import AgentContext
+        from tango.programs import Interpreter, Trace
+
+        assert record.parsed is not None
+        self.runs.append(record.parsed.source)
+        world, run = self.world, self
+
+        def stop() -> None:
+            world.stops.append(world.position)
+            run.x = world.position[0]
+            run.stop()
+
+        world.stop = stop  # type: ignore[method-assign]
+        ctx = AgentContext(agent=world, budget=world.budget, trace=Trace(), inputs={})
+        result = Interpreter().run(record.parsed, ctx)
+        self.x = world.position[0]
+        return result
+
+
+def test_a_runtime_error_in_one_goal_block_ends_only_that_goal() -> None:
+    """Goal 2's block fails when it runs (an index past the list); goal 2 is scored unstopped where the
+    agent is and the program goes on with goal 3's block, as subtask mode goes on to the next subtask."""
+    from tango.programs.generators.goal_blocks import GoalPart, joined_program
+
+    search = "explore_scene()\nt = detect('{}')\nif is_found(t):\n    navigate_to(t)\n    stop()\n"
+    broken = "b = detect('bed')\nnavigate_to(b[5])\nstop()\n"
+    parts = [GoalPart("Find the chair."), GoalPart("Find the bed."), GoalPart("Find the tv.")]
+    blocks = [parse(search.format("chair")), parse(broken), parse(search.format("tv"))]
+    run = BlockRun(joined_program(blocks, parts, "habitat"))
+    tasks = [subtask(4.0), subtask(16.0, category="bed"), subtask(10.0, category="tv")]
+    scores = SubtaskScores(tasks, goal_phrases(tasks, True), run, RULES)
+    _, result = run_episode_program(scores, "Find the chair, then find the bed, then find the tv.", {})
+    assert len(run.runs) == 2 and run.runs[1].startswith("goal_3_done = False")
+    assert "goal_block_error" in run.events and result is not None and result.ok
+    assert [row["called_stop"] for row in scores.rows] == [1.0, 0.0, 1.0]
+    assert [row["attempted"] for row in scores.rows] == [1.0, 1.0, 1.0]
+    assert scores.rows[0]["success"] == 1.0 and scores.rows[2]["success"] == 1.0

@@ -13,7 +13,14 @@ stop() ends the k-th goal), by construction rather than by the model's care:
 - after block k, goal k is stopped where the agent is if the block never stopped it (a program that ends
   cleanly stops its goal, as in one-program-per-subtask runs);
 - a lone `explore_scene()` (one step) becomes an assignment, so it cannot turn the next goal's block into
-  the body of its search loop (the language's implicit search loop: tango.programs.parser).
+  the body of its search loop (the language's implicit search loop: tango.programs.parser);
+- memory first: a block that never calls recall() first looks its target up among what the episode has seen
+  (`recall('chair')` for a block that searches with `detect('chair')`, its own `match(goal_images[i])` for an
+  image or description), goes there and stops its goal when found, and runs as written otherwise. A one-goal
+  instruction does not say that earlier goals' searches saw things, so the model's block starts searching
+  afresh (read in its programs); the template programs open the same way (tango.programs.generators.template);
+- each block starts at a top-level `goal_N_done = False`, so the program from goal N on is the text from that
+  line (`program_from_goal`): after a runtime error in one goal's block, the episode runs on from the next.
 
 So a block ending in an unconditional stop() can end only its own goal, never the whole episode's program.
 """
@@ -26,12 +33,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tango.primitives import Toolbox, get_toolbox
-from tango.programs.parser import Program
+from tango.programs.parser import Program, parse
 
 GOAL_SEPARATOR = re.compile(r"\s*(?:,\s*)?(?:and\s+)?then\s+", re.IGNORECASE)
 """Between the goals of a sequence instruction (", then ")."""
 _INDEXED_INPUT = re.compile(r"\b(?P<name>goal_image|goal_description)s\[(?P<index>\d+)\]")
 SINGLE_INPUTS = ("goal_image", "goal_description")
+_MARKER = re.compile(r"goal_(?P<number>\d+)_done")
 
 
 def split_goals(instruction: str) -> list[str]:
@@ -114,6 +122,33 @@ class _GoalBlock(ast.NodeTransformer):
         return node
 
 
+def _called(body: list[ast.stmt], name: str) -> list[ast.Call]:
+    """The calls of primitive `name` in `body`, in the order they are written."""
+    module = ast.Module(body=body, type_ignores=[])
+    calls = [
+        node
+        for node in ast.walk(module)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
+    ]
+    return sorted(calls, key=lambda call: (call.lineno, call.col_offset))
+
+
+def memory_lookup(body: list[ast.stmt]) -> str | None:
+    """The expression that finds a block's target among what the episode has seen, or None when the block
+    recalls by itself or names no target: `recall('X')` for its first `detect('X')`, else its first
+    `match(...)` of a goal input (match reads the views kept so far)."""
+    if _called(body, "recall"):
+        return None
+    for call in _called(body, "detect"):
+        first = call.args[0] if call.args else None
+        if isinstance(first, ast.Constant) and isinstance(first.value, str):
+            return f"recall({first.value!r})"
+    for call in _called(body, "match"):
+        if call.args and isinstance(call.args[0], ast.Subscript | ast.Name):
+            return ast.unparse(call)
+    return None
+
+
 def goal_block(program: Program, part: GoalPart, number: int, toolbox: str | Toolbox) -> str:
     """The text of goal `number`'s block (1-based) in the episode's program, from the goal's own program."""
     box = toolbox if isinstance(toolbox, Toolbox) else get_toolbox(toolbox)
@@ -125,7 +160,51 @@ def goal_block(program: Program, part: GoalPart, number: int, toolbox: str | Too
         new = rewriter.visit(stmt)
         body.extend(new if isinstance(new, list) else [new])
     module = ast.fix_missing_locations(ast.Module(body=body, type_ignores=[]))
-    return f"{done} = False\n{ast.unparse(module)}\nif not {done}:\n    stop()\n"
+    text = ast.unparse(module)
+    lookup = memory_lookup(body)
+    if lookup is None:
+        return f"{done} = False\n{text}\nif not {done}:\n    stop()\n"
+    seen = f"goal_{number}_seen"
+    indented = "".join(f"    {line}\n" for line in text.splitlines())
+    return (
+        f"{done} = False\n{seen} = {lookup}\nif is_found({seen}):\n    navigate_to({seen})\n"
+        f"    {done} = True\n    stop()\nif not {done}:\n{indented}if not {done}:\n    stop()\n"
+    )
+
+
+def _markers(program: Program) -> list[tuple[int, int]]:
+    """(goal number, index in the program's top-level statements) of each goal block's first line."""
+    found = []
+    for index, stmt in enumerate(program.tree.body):
+        if not (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.value, ast.Constant)
+            and stmt.value.value is False
+        ):
+            continue
+        name = _MARKER.fullmatch(ast.unparse(stmt.targets[0]))
+        if name is not None:
+            found.append((int(name["number"]), index))
+    return found
+
+
+def goal_at_line(program: Program, line: int) -> int | None:
+    """The goal (1-based) whose block holds `line` of a joined program; None before the first block or in a
+    program not joined from goal blocks."""
+    body = program.tree.body
+    inside = [number for number, index in _markers(program) if body[index].lineno <= line]
+    return inside[-1] if inside else None
+
+
+def program_from_goal(program: Program, number: int) -> Program | None:
+    """The joined `program` from goal `number`'s block (1-based) to its end, or None when it has no such
+    block (a program not joined from goal blocks, or fewer goals)."""
+    for goal, index in _markers(program):
+        if goal == number:
+            rest = ast.Module(body=program.tree.body[index:], type_ignores=[])
+            return parse(ast.unparse(rest), toolbox=program.toolbox)
+    return None
 
 
 def joined_program(programs: Sequence[Program], parts: Sequence[GoalPart], toolbox: str | Toolbox) -> str:

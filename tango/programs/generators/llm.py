@@ -3,11 +3,13 @@
 Each invalid reply is sent back with the parser's error (or, with a ProgramCheck, the reason the program does
 not fit its instruction) and the model is asked again, up to `max_attempts`; an invalid program then falls back
 to the template program or fails with the reason, while a valid one that still fails the check runs as the
-model wrote it (the record says so). `replan` asks for a revised program after a failed run.
+model wrote it (the record says so), unless it is a search that can run only once: then the check's own
+correction (the loop's unconditional stop() moved after it) runs, with a warning. `replan` asks for a revised program after a failed run.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from pathlib import Path
 from typing import Any, Protocol
@@ -18,7 +20,7 @@ from tango.programs.generators.base import ProgramGenerator
 from tango.programs.generators.cache import ProgramCache, cache_key
 from tango.programs.generators.config import GeneratorConfig
 from tango.programs.generators.goal_blocks import goal_parts, joined_program, split_goals
-from tango.programs.generators.program_check import ProgramCheck
+from tango.programs.generators.program_check import ProgramCheck, settled_search
 from tango.programs.generators.record import Attempt, GenerationRecord
 from tango.programs.generators.replan import REPLAN_REQUEST
 from tango.programs.generators.template import TemplateGenerator
@@ -39,6 +41,9 @@ REPAIR_REQUEST = (
     "That program is not valid: {error}\n"
     "Write the corrected program only, using only the functions listed and the same language rules.\n"
     "Program:\n"
+)
+SETTLED_WARNING = (
+    "the check moved the search loop's unconditional stop() after the loop (the replies kept it)"
 )
 CHECK_REQUEST = (
     "That program does not fit the question: {error}\n"
@@ -107,6 +112,24 @@ class LLMProgramGenerator(ProgramGenerator):
             prompt = prompt.with_examples(chosen)
         return prompt
 
+    def settings(self, toolbox: str) -> str:
+        """What besides the prompt decides the reply, for the program cache's key: the grammar (its text's
+        hash), the check, repairs and the backend's sampling settings. A cache filled under other settings
+        (no grammar, another seed) then misses instead of standing in for this configuration's programs."""
+        grammar = "off"
+        if self.grammar:
+            grammar = hashlib.sha256(self._grammar(toolbox).encode()).hexdigest()[:12]
+        backend = getattr(self.backend, "config", None)
+        sampling = [f"{name}={getattr(backend, name)}" for name in ("temperature", "seed", "max_tokens")
+                    if hasattr(backend, name)]  # fmt: skip
+        return ";".join([f"grammar={grammar}", f"check={self.check is not None}",
+                         f"attempts={self.max_attempts}", f"repair={self.repair_temperature}", *sampling])  # fmt: skip
+
+    def _grammar(self, toolbox: str) -> str:
+        if toolbox not in self._grammars:
+            self._grammars[toolbox] = program_grammar(toolbox)
+        return self._grammars[toolbox]
+
     def reply_budget(self, prompt: Prompt, instruction: str) -> int:
         """The most tokens a reply to `instruction` may take: per goal, half the characters of the prompt's
         longest example program per goal it reaches (at least MIN_REPLY_TOKENS), times the instruction's
@@ -122,7 +145,9 @@ class LLMProgramGenerator(ProgramGenerator):
         if len(parts) > 1:
             return self._fill(task, instruction, parts)
         prompt = self.prompt(task, instruction)
-        key = cache_key(self.name, self.model, prompt.digest, instruction)
+        key = cache_key(
+            self.name, self.model, f"{prompt.digest}|{self.settings(prompt.toolbox)}", instruction
+        )
         cached = self.cache.get(key) if self.cache is not None else None
         if cached is not None:
             cached.task, cached.cached = task, True
@@ -192,9 +217,7 @@ class LLMProgramGenerator(ProgramGenerator):
             if attempt > 0:
                 options["temperature"] = self.repair_temperature
         if self.grammar:
-            if prompt.toolbox not in self._grammars:
-                self._grammars[prompt.toolbox] = program_grammar(prompt.toolbox)
-            options["grammar"] = self._grammars[prompt.toolbox]
+            options["grammar"] = self._grammar(prompt.toolbox)
         response = self.backend.complete(messages, **options)
         return (
             Attempt(
@@ -269,6 +292,15 @@ class LLMProgramGenerator(ProgramGenerator):
                 },
             ]
         if unchecked is not None and record.program is None:
+            settled = settled_search(unchecked) if self.check is not None else None
+            if (
+                settled is not None
+                and self.check is not None
+                and self.check.problem(record.task, record.instruction, settled) is None
+            ):
+                record.program, record.parsed = settled.source, settled
+                record.warnings = [*settled.warnings, SETTLED_WARNING]
+                return
             record.program, record.parsed = unchecked.source, unchecked
             record.warnings = list(unchecked.warnings)
             record.check_passed = False
