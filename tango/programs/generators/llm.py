@@ -120,10 +120,13 @@ class LLMProgramGenerator(ProgramGenerator):
         if self.grammar:
             grammar = hashlib.sha256(self._grammar(toolbox).encode()).hexdigest()[:12]
         backend = getattr(self.backend, "config", None)
-        sampling = [f"{name}={getattr(backend, name)}" for name in ("temperature", "seed", "max_tokens")
-                    if hasattr(backend, name)]  # fmt: skip
-        return ";".join([f"grammar={grammar}", f"check={self.check is not None}",
-                         f"attempts={self.max_attempts}", f"repair={self.repair_temperature}", *sampling])  # fmt: skip
+        sampling = [
+            f"{name}={getattr(backend, name)}"
+            for name in ("temperature", "seed", "max_tokens")
+            if hasattr(backend, name)
+        ]
+        fixed = [f"grammar={grammar}", f"check={self.check is not None}", f"attempts={self.max_attempts}"]
+        return ";".join([*fixed, f"repair={self.repair_temperature}", *sampling])
 
     def _grammar(self, toolbox: str) -> str:
         if toolbox not in self._grammars:
