@@ -23,12 +23,12 @@ import numpy as np
 
 from tango.primitives.rooms import is_room_name
 from tango.programs.errors import ProgramError
+from tango.programs.generators.goal_blocks import GOAL_SEPARATOR
 from tango.programs.generators.template import QUESTION_TASKS, object_label, question_subject
 from tango.programs.parser import Program, parse
 
 SEARCHES = frozenset({"detect", "recall", "select", "segment_scene", "map_scene", "match"})
 Similarity = Callable[[list[str], list[str]], np.ndarray]
-_THEN = re.compile(r"\s*(?:,\s*)?(?:and\s+)?then\s+", re.IGNORECASE)
 _WORD = re.compile(r"[a-z]+")
 _GOAL_INPUT = re.compile(r"goal_(?:image|description)s?(?:\[\d+\])?")
 GOAL_INPUTS = frozenset({"goal_image", "goal_images", "goal_description", "goal_descriptions"})
@@ -193,7 +193,7 @@ class ProgramCheck:
         facts = program_facts(program)
         labels = [label for label in facts.labels if not is_room_name(label)]
         question = task in QUESTION_TASKS or instruction.strip().endswith("?")
-        goals = [part for part in _THEN.split(instruction.strip()) if part.strip()]
+        goals = [part for part in GOAL_SEPARATOR.split(instruction.strip()) if part.strip()]
         unbound = None if question else self._unbound_input(instruction, program, goals)
         if unbound is not None:  # first: the rest of such a program is written around the wrong goal
             return unbound

@@ -10,6 +10,7 @@ import re
 
 from tango.programs.errors import ProgramError
 from tango.programs.generators.base import ProgramGenerator
+from tango.programs.generators.goal_blocks import GOAL_SEPARATOR
 from tango.programs.generators.record import GenerationRecord
 from tango.programs.parser import parse
 from tango.programs.prompt import toolbox_for_task
@@ -20,7 +21,6 @@ VERIFY_TASKS = frozenset({"objectnav"})
 """Tasks whose object searches check a detection from close by before stopping (issue 22: the detector's
 per-view mistakes, not exploration, decided most ObjectNav failures)."""
 
-_THEN = re.compile(r"\s*(?:,\s*)?(?:and\s+)?then\s+", re.IGNORECASE)
 _DESCRIPTION = re.compile(r"described in (?P<input>goal_descriptions\[\d+\]|goal_description(?![\w\[]))")
 _IMAGE = re.compile(r"shown in (?P<input>goal_images\[\d+\]|goal_image(?![\w\[]))")
 _SUBJECT = re.compile(
@@ -132,7 +132,7 @@ def template_program(task: str, instruction: str) -> str:
     text = instruction.strip()
     if task in QUESTION_TASKS or text.endswith("?"):
         return question_program(text)
-    goals = [part for part in _THEN.split(text) if part.strip()]
+    goals = [part for part in GOAL_SEPARATOR.split(text) if part.strip()]
     return "".join(goal_program(goal, verify=task in VERIFY_TASKS) for goal in goals)
 
 
