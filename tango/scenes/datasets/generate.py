@@ -49,8 +49,12 @@ LOG = logging.getLogger(__name__)
 
 SPLITS = ("val", "test")
 TEST_STREAM = 1
-"""Seeds of test scenes and episodes are SeedSequence([seed, TEST_STREAM, index, ...]): entropy of another
-length than the val ones ([seed, index, ...]), so the two splits never share a scene or a stream."""
+"""Seeds of test scenes and episodes are SeedSequence([seed, TEST_STREAM, index, ...]), val ones
+SeedSequence([seed, index, ...])."""
+FIRST_TEST_INDEX = 1
+"""Test scenes are numbered from 1 (apt_test_001, ...): numpy pads entropy shorter than four words with zeros, so
+test index 0's key [seed, 1, 0] is val scene 1's [seed, 1], the same home in both splits (as it was until stop
+32). From index 1 on, no scene key or scene stream key of one split equals one of the other."""
 
 SceneWriter = Callable[[Path, str, int], None]
 """Writes `{dir}/{scene_id}.glb` and `{dir}/{scene_id}.annotations.json` for a seed."""
@@ -93,11 +97,20 @@ def scene_seed(seed: int, index: int, split: str = "val") -> int:
     return int(np.random.SeedSequence(split_key(seed, split, index)).generate_state(1)[0])
 
 
-def split_scene_ids(config: DatasetConfig) -> dict[str, list[str]]:
-    """Scene ids per split: apt_000... (val) and apt_test_000... (test)."""
+def split_indices(config: DatasetConfig) -> dict[str, list[int]]:
+    """The key indices of each split's scenes: 0... for val, FIRST_TEST_INDEX... for test."""
     return {
-        "val": [f"apt_{i:03d}" for i in range(config.num_scenes)],
-        "test": [f"apt_test_{i:03d}" for i in range(config.test_scenes)],
+        "val": list(range(config.num_scenes)),
+        "test": list(range(FIRST_TEST_INDEX, FIRST_TEST_INDEX + config.test_scenes)),
+    }
+
+
+def split_scene_ids(config: DatasetConfig) -> dict[str, list[str]]:
+    """Scene ids per split, named by key index: apt_000... (val) and apt_test_001... (test)."""
+    indices = split_indices(config)
+    return {
+        "val": [f"apt_{i:03d}" for i in indices["val"]],
+        "test": [f"apt_test_{i:03d}" for i in indices["test"]],
     }
 
 
@@ -169,16 +182,17 @@ def _write_dataset(
     scenes_dir.mkdir(parents=True)
     counts: dict[str, dict[str, int]] = {}
     scene_ids = split_scene_ids(config)
+    indices = split_indices(config)
     jobs = [
         _SceneJob(scenes_dir, scene_id, scene_seed(config.seed, index, split), config.view_points)
         for split in SPLITS
-        for index, scene_id in enumerate(scene_ids[split])
+        for index, scene_id in zip(indices[split], scene_ids[split])
     ]
     contexts = _scene_contexts(jobs, scene_writer, workers)
     for split in SPLITS:
         if scene_ids[split]:
             scenes = itertools.islice(contexts, len(scene_ids[split]))
-            counts[split] = _write_split(root, split, scenes, config)
+            counts[split] = _write_split(root, split, zip(indices[split], scenes), config)
     stamp = {
         "format": FORMAT,
         "generator_version": generator_version(),
@@ -238,12 +252,13 @@ class _TextRecords:
 
 
 def _write_split(
-    root: Path, split: str, contexts: Iterable[SceneContext], config: DatasetConfig
+    root: Path, split: str, contexts: Iterable[tuple[int, SceneContext]], config: DatasetConfig
 ) -> dict[str, int]:
-    """Write every benchmark's files of one split from its scenes' contexts; returns its episode counts."""
+    """Write every benchmark's files of one split from its scenes' (key index, context); returns its episode
+    counts."""
     counts = {"objectnav": 0, "ovon": 0, "goat": 0, "goat_subtasks": 0, "openeqa": 0, "pointnav": 0}
     text = _TextRecords(openeqa.SceneQuestions({"heldout": [], "train": []}, {}, {}), {})
-    for index, ctx in enumerate(contexts):
+    for index, ctx in contexts:
         _write_scene(root, split, ctx, config, index, counts, text)
     for name, header in (
         ("objectnav", objectnav.split_header()),
