@@ -70,9 +70,10 @@ def detect_frontiers(
     size_r, size_c = explored.shape
     r0, r1 = max(0, bounds[0] - pad), min(size_r, bounds[1] + pad)
     c0, c1 = max(0, bounds[2] - pad), min(size_c, bounds[3] + pad)
-    nav = navigable[r0:r1, c0:c1]
-    seen = explored[r0:r1, c0:c1] & nav
-    unexplored = _large_unexplored(nav & ~explored[r0:r1, c0:c1], min_unexplored_px)
-    touching = cv2.dilate(unexplored.view(np.uint8), CROSS).view(bool)
-    midpoints = _component_midpoints(seen & touching, min_frontier_px)
+    nav, seen = navigable[r0:r1, c0:c1], explored[r0:r1, c0:c1]
+    unexplored = _large_unexplored(np.greater(nav, seen), min_unexplored_px)  # (nav and not seen, one pass)
+    frontier = cv2.dilate(unexplored.view(np.uint8), CROSS).view(bool)
+    frontier &= nav
+    frontier &= seen
+    midpoints = _component_midpoints(frontier, min_frontier_px)
     return midpoints + np.array([r0, c0], dtype=np.float64)
