@@ -37,12 +37,16 @@ def _component_midpoints(mask: np.ndarray, min_size: int) -> np.ndarray:
 
     Components in OpenCV's label order; each centroid is its cells' column and row sums over its area, as
     `connectedComponentsWithStats` computes it (exact integer sums, one division), in the mask's frame; the
-    sums and the nearest cells come from the labels' box in one compiled pass (kernels.label_midpoints)."""
-    count, labels = cv2.connectedComponents(mask.view(np.uint8), connectivity=8)
-    if count <= 1:
-        return np.zeros((0, 2))
+    sums and the nearest cells come from the labels in one compiled pass (kernels.label_midpoints).
+    Only the mask's bounding box is labelled, widened to start on an even row and column: OpenCV labels
+    8-connected components by 2 x 2 blocks from the array's corner, so a box on the same block grid, with
+    nothing outside it, numbers them as the whole mask does (an odd start can change their order)."""
     left, top, width, height = cv2.boundingRect(mask.view(np.uint8))
-    return label_midpoints(labels[top : top + height, left : left + width], count, min_size, top, left)
+    if width == 0:
+        return np.zeros((0, 2))
+    top, left, bottom, right = top - top % 2, left - left % 2, top + height, left + width
+    count, labels = cv2.connectedComponents(mask[top:bottom, left:right].view(np.uint8), connectivity=8)
+    return label_midpoints(labels, count, min_size, top, left)
 
 
 def detect_frontiers(
@@ -66,9 +70,10 @@ def detect_frontiers(
     size_r, size_c = explored.shape
     r0, r1 = max(0, bounds[0] - pad), min(size_r, bounds[1] + pad)
     c0, c1 = max(0, bounds[2] - pad), min(size_c, bounds[3] + pad)
-    nav = navigable[r0:r1, c0:c1]
-    seen = explored[r0:r1, c0:c1] & nav
-    unexplored = _large_unexplored(nav & ~explored[r0:r1, c0:c1], min_unexplored_px)
-    touching = cv2.dilate(unexplored.view(np.uint8), CROSS).view(bool)
-    midpoints = _component_midpoints(seen & touching, min_frontier_px)
+    nav, seen = navigable[r0:r1, c0:c1], explored[r0:r1, c0:c1]
+    unexplored = _large_unexplored(np.greater(nav, seen), min_unexplored_px)  # (nav and not seen, one pass)
+    frontier = cv2.dilate(unexplored.view(np.uint8), CROSS).view(bool)
+    frontier &= nav
+    frontier &= seen
+    midpoints = _component_midpoints(frontier, min_frontier_px)
     return midpoints + np.array([r0, c0], dtype=np.float64)

@@ -19,12 +19,6 @@ from tango.navigation.fmm_planner import (
 from tango.navigation.recovery import CollisionRecovery
 
 WINDOW_MARGIN_PX = 40
-BAND_FACTOR = 1.2
-BAND_MARGIN_PX = 10.0
-"""A plan first marches travel times up to BAND_FACTOR x the straight distance from the goal to the agent plus
-BAND_MARGIN_PX (the median travel time a plan reads is 0.9x the straight distance on GOAT); a read beyond it
-marches on to twice the band, then to the end (DistanceField), so every finite value read is the full march's;
-the band sets how much is marched before the first read (a march costs the cells it freezes)."""
 
 
 def heading_to(position: np.ndarray, target: np.ndarray) -> float:
@@ -200,8 +194,7 @@ class FmmController:
         traversable |= near_goal & ~omap.obstacles[r0:r1, c0:c1]
         goal_cells = disk(traversable.shape, local_goal, goal_radius_px)
         speed = clearance_speed(omap.obstacles[r0:r1, c0:c1], 2.0 * omap.inflation_px + 2)
-        band = BAND_FACTOR * float(np.hypot(*(local_start - local_goal))) + BAND_MARGIN_PX
-        field = distance_field(traversable, goal_cells, r0, c0, speed, band)
+        field = distance_field(traversable, goal_cells, r0, c0, speed)
         self.unreachable = not np.isfinite(field.at(start))
         if self.unreachable:
             reachable = reachable_from(traversable, local_start)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -14,14 +13,21 @@ from tango.navigation.marcher import TravelTimes
 MIN_SPEED = 0.3
 
 
+READ_MARGIN_PX = 10.0
+"""How far past a read cell's travel time a field is marched: a descent from it compares the times of cells
+below it, and a march can still give a cell a time a little (about one cell's crossing) below the time last
+frozen, so the march goes on well past the read time before those comparisons are trusted."""
+
+
 @dataclass
 class DistanceField:
     """Geodesic distance in pixels to the goal cells over map window [row0:, col0:]; inf where unreachable.
 
-    A field marched only up to a band (a narrow band: every value up to it is the full march's, to the bit)
-    reads inf beyond it until a read of such a cell from `at` or `descend` marches on to a band twice as wide,
-    and finally without one, so callers see the full field's values wherever they look. The marches go on
-    from where the last one stopped, filling the same `distance` array.
+    The field is marched lazily, from the goal outward: a read from `at` or `descend` of a cell not yet reached
+    marches on until it is, and on to its time plus READ_MARGIN_PX (tango.navigation.marcher: every value
+    frozen is the complete march's, to the bit, so callers see the full field's values wherever they look, and
+    a plan costs the cells up to the agent's travel time rather than up to a guessed band). `distance` is the
+    march's own array, filled further by each read that marches.
     Descents are memoised per start pixel and length: the controller asks for the same one several times a step
     (to check the path, then to pick the waypoint).
     """
@@ -29,38 +35,30 @@ class DistanceField:
     row0: int
     col0: int
     distance: np.ndarray
-    _march: Callable[[float], tuple[np.ndarray, bool]] | None = field(default=None, repr=False)
-    """Marches on to a band (0: none); says whether the march left the goal's neighbourhood (see
-    _stays_near_goal). None once the field is complete."""
-    band: float = 0.0
-    """The band of the last march (0: complete)."""
-    _whole: bool = field(default=True, repr=False)
-    """Whether the last banded march left the goal's neighbourhood (the next widening marches without a band)."""
-    _padded: np.ndarray | None = field(default=None, init=False, repr=False)
+    _times: TravelTimes | None = field(default=None, repr=False)
+    """The march, None once complete."""
+    _covered: float = field(default=-np.inf, init=False, repr=False)
+    """Every cell with a time up to this is frozen (READ_MARGIN_PX past the last read that marched)."""
     _descents: dict[tuple[int, int, int], np.ndarray] = field(default_factory=dict, init=False, repr=False)
 
     def at(self, pixel: np.ndarray) -> float:
         """Distance at a map pixel (inf outside the window)."""
         r, c = int(pixel[0]) - self.row0, int(pixel[1]) - self.col0
         if 0 <= r < self.distance.shape[0] and 0 <= c < self.distance.shape[1]:
-            value = float(self.distance[r, c])
-            while value == np.inf and self._march is not None:
-                self._widen()
-                value = float(self.distance[r, c])
-            return value
+            if self.distance[r, c] == np.inf:
+                self._reach(r, c)
+            return float(self.distance[r, c])
         return float("inf")
 
-    def _widen(self) -> None:
-        """March again with twice the band, or without a band once a banded march spans the whole window
-        (values within the old band stay the same bits)."""
-        assert self._march is not None
-        if self._whole:
-            self.distance, _ = self._march(0.0)
-            self._march, self.band = None, 0.0
-        else:
-            self.band *= 2.0
-            self.distance, self._whole = self._march(self.band)
-        self._padded = None
+    def _reach(self, r: int, c: int) -> None:
+        """March until window cell (r, c) is reached and READ_MARGIN_PX past its time (or to the end), unless
+        that is done."""
+        if self._times is None or self.distance[r, c] + READ_MARGIN_PX <= self._covered:
+            return
+        self._times.march_to(r * self.distance.shape[1] + c, READ_MARGIN_PX)
+        self._covered = float(self.distance[r, c]) + READ_MARGIN_PX
+        if not self._times.queued:
+            self._times, self._covered = None, np.inf
         self._descents.clear()
 
     def descend(self, pixel: np.ndarray, max_cells: int) -> np.ndarray:
@@ -68,21 +66,18 @@ class DistanceField:
 
         Among equal neighbours the first in row-major order of the 3x3 neighbourhood wins; a step is taken only
         to a strictly smaller value. The result is shared between calls: do not modify it."""
-        self.at(pixel)  # a start beyond the band completes the field first
         key = (int(pixel[0]), int(pixel[1]), int(max_cells))
         path = self._descents.get(key)
-        if path is None:
-            path = self._descend(key[0] - self.row0, key[1] - self.col0, max_cells)
-            path.flags.writeable = False
-            self._descents[key] = path
-        return path
-
-    def _descend(self, r: int, c: int, max_cells: int) -> np.ndarray:
-        if self._padded is None:  # an inf border: neighbours outside the window never win
-            self._padded = np.pad(self.distance, 1, constant_values=np.inf)
-        path = descend_cells(self._padded, r, c, max_cells)
+        if path is not None:
+            return path
+        r, c = key[0] - self.row0, key[1] - self.col0
+        if 0 <= r < self.distance.shape[0] and 0 <= c < self.distance.shape[1]:
+            self._reach(r, c)  # (the cells it compares are all below the start's time)
+        path = descend_cells(self.distance, r, c, max_cells)  # (neighbours outside the window never win)
         path[:, 0] += self.row0
         path[:, 1] += self.col0
+        path.flags.writeable = False
+        self._descents[key] = path
         return path
 
 
@@ -118,52 +113,13 @@ def clearance_speed(obstacles: np.ndarray, full_speed_px: float) -> np.ndarray:
 
 
 def distance_field(
-    traversable: np.ndarray,
-    goal_cells: np.ndarray,
-    row0: int,
-    col0: int,
-    speed: np.ndarray,
-    band: float = 0.0,
+    traversable: np.ndarray, goal_cells: np.ndarray, row0: int, col0: int, speed: np.ndarray
 ) -> DistanceField:
     """Fast marching from the goal cells through traversable cells (goal cells count as traversable): travel
     time in pixels at the given per-cell speed (tango.navigation.marcher, scikit-fmm's second-order march to
-    the bit). A positive `band` marches only up to that travel time at first; the rest is marched when
-    something reads beyond it (see DistanceField), with twice the band while the march stays near the goal
-    (see _stays_near_goal), else to the end."""
+    the bit), marched as far as reads need (see DistanceField)."""
     times = TravelTimes(traversable | goal_cells, goal_cells, speed)
-    if band <= 0:
-        return DistanceField(row0, col0, times.march(0.0))
-
-    def march(narrow: float) -> tuple[np.ndarray, bool]:
-        values = times.march(narrow)
-        return values, narrow <= 0 or not _stays_near_goal(values, goal_cells, narrow)
-
-    values, whole = march(band)
-    return DistanceField(row0, col0, values, march, band, whole)
-
-
-NEAR_GOAL_MARGIN_PX = 3
-"""Cells beyond the band around the goal cells' box within which a banded march counts as near the goal."""
-
-
-def _stays_near_goal(values: np.ndarray, goal_cells: np.ndarray, band: float) -> bool:
-    """Whether a march up to `band` reached no cell on the edge of the window's part within band +
-    NEAR_GOAL_MARGIN_PX cells of the goal cells' box (an edge that is not the window's own), that part not
-    being the whole window. Such a march is widened to twice its band when read beyond it, any other to the
-    end: this keeps the widening schedule (and so every field a plan reads) of the planner that marched such
-    parts on their own crop."""
-    rows, cols = np.flatnonzero(goal_cells.any(axis=1)), np.flatnonzero(goal_cells.any(axis=0))
-    height, width = values.shape
-    if len(rows) == 0:
-        return False
-    reach = int(np.ceil(band)) + NEAR_GOAL_MARGIN_PX
-    r0, r1 = max(0, int(rows[0]) - reach), min(height, int(rows[-1]) + reach + 1)
-    c0, c1 = max(0, int(cols[0]) - reach), min(width, int(cols[-1]) + reach + 1)
-    if (r0, r1, c0, c1) == (0, height, 0, width):
-        return False
-    edges = [values[r, c0:c1] for r, inner in ((r0, r0 > 0), (r1 - 1, r1 < height)) if inner]
-    edges += [values[r0:r1, c] for c, inner in ((c0, c0 > 0), (c1 - 1, c1 < width)) if inner]
-    return not any(np.isfinite(edge).any() for edge in edges)
+    return DistanceField(row0, col0, times.values.reshape(times.shape), times if times.queued else None)
 
 
 def reachable_from(traversable: np.ndarray, start: np.ndarray) -> np.ndarray:

@@ -13,22 +13,24 @@ from numba import njit
 
 
 @njit(cache=True, nogil=True)
-def descend_cells(padded: np.ndarray, row: int, col: int, max_cells: int) -> np.ndarray:
-    """(N, 2) int64 cells of the steepest 8-neighbour descent from (row, col) through `padded` (a field with a
-    border of one cell; (row, col) count without it), the start first, up to max_cells steps: each step goes to
-    the first smallest of the 3 x 3 block in row-major order (as numpy's argmin picks it, a NaN first of all)
-    when that is strictly smaller than the current value, and none is taken from a value <= 0."""
+def descend_cells(field: np.ndarray, row: int, col: int, max_cells: int) -> np.ndarray:
+    """(N, 2) int64 cells of the steepest 8-neighbour descent from (row, col) (a cell of `field`) through
+    `field`, cells outside it counting as inf, the start first, up to max_cells steps: each step goes to the
+    first smallest of the 3 x 3 block in row-major order (as numpy's argmin picks it, a NaN first of all) when
+    that is strictly smaller than the current value, and none is taken from a value <= 0."""
+    height, width = field.shape
     path = np.empty((max_cells + 1, 2), np.int64)
     path[0, 0], path[0, 1] = row, col
     count = 1
     for _ in range(max_cells):
-        current = padded[row + 1, col + 1]
+        current = field[row, col]
         if current <= 0:
             break
         best, best_r, best_c, nan = np.inf, -1, -1, False
         for dr in range(3):
             for dc in range(3):
-                value = padded[row + dr, col + dc]
+                r, c = row + dr - 1, col + dc - 1
+                value = field[r, c] if 0 <= r < height and 0 <= c < width else np.inf
                 if np.isnan(value):
                     nan = True
                 elif value < best or best_r < 0:

@@ -20,6 +20,8 @@ compares the results with scikit-fmm on random maps, band after band, bit for bi
 Stopping at a band checks the heap's smallest time before popping it (scikit-fmm pops it and drops it), so the
 cells frozen, their times and the heap are exactly those of a march with that band, and marching on with a
 wider band performs exactly the operations a fresh march with the wider band would perform after them.
+Stopping once a target cell is frozen stops between the same batches, so it is a stop at a band too (one that
+`march_to` picks from the target's time).
 The start's loops visit only the goal cells' box and two cells around it (phi is 1 elsewhere), so past
 filling its arrays a march costs what it freezes, not the window's size.
 """
@@ -316,6 +318,7 @@ def start_march(
 @njit(cache=True, nogil=True)
 def continue_march(
     band: float,
+    target: int,
     width: int,
     height: int,
     flag: np.ndarray,
@@ -332,13 +335,13 @@ def continue_march(
     batch: np.ndarray,
 ) -> bool:
     """Freeze queued cells in increasing time, each batch of equal times before updating their neighbours,
-    until the smallest queued time exceeds `band` (0: no band) or none is queued; frozen cells get their time
-    in `values`. False when a cell turned out unreachable."""
+    until the smallest queued time exceeds `band` (0: no band), the cell `target` (-1: none) is frozen, or none
+    is queued; frozen cells get their time in `values`. False when a cell turned out unreachable."""
     grid = (flag, time, phi, speed)
     heap = (key, cell_of, slot_at, order, counts, slot_of)
     while counts[0] > 0:
         value = key[order[0]]
-        if band != 0 and abs(value) > band:
+        if (band != 0 and abs(value) > band) or (target >= 0 and flag[target] == FROZEN):
             return True
         size = 0
         while True:
@@ -377,13 +380,17 @@ class TravelTimes:
         self.shape = (int(free.shape[0]), int(free.shape[1]))
         size = self.shape[0] * self.shape[1]
         speeds = np.array(speed, dtype=np.float64).reshape(size)  # (a copy: the caller's may change)
-        goal = np.ascontiguousarray(goal_cells, dtype=bool).reshape(size)
-        flag = np.where(free.reshape(size) & ~(speeds < SMALLEST_SPEED), FAR, MASK).astype(np.int8)
+        self._goal = np.flatnonzero(goal_cells)
+        masked = speeds < SMALLEST_SPEED
+        masked |= ~free.reshape(size)
+        flag = masked.view(np.int8) * np.int8(MASK)  # (FAR is 0)
+        phi = np.ones(size)
+        phi[self._goal] = -1.0
         self.values = np.full(size, np.inf)
         self._arrays = (
             flag,
             np.zeros(size),
-            np.where(goal, -1.0, 1.0),
+            phi,
             speeds,
             self.values,
             np.empty(size),
@@ -394,7 +401,6 @@ class TravelTimes:
             np.empty(size, np.int64),
         )  # (flags, times, phi, speeds, values; heap: keys, cells, positions, order, counts; slot per cell)
         self._batch = np.empty(size, np.int64)
-        self._goal = np.flatnonzero(goal)
         rows, cols = np.flatnonzero(goal_cells.any(axis=1)), np.flatnonzero(goal_cells.any(axis=0))
         if len(rows):
             box = np.array([rows[0], rows[-1], cols[0], cols[-1]], np.int64)
@@ -406,7 +412,25 @@ class TravelTimes:
     def march(self, band: float) -> np.ndarray:
         """Freeze every cell up to travel time `band` (0: every reachable cell) and return the (height, width)
         times, inf where not (yet) reached; the same array every call, filled further."""
-        if not continue_march(band, self.shape[1], self.shape[0], *self._arrays, self._batch):
+        return self._march(band, -1)
+
+    def march_to(self, cell: int, margin: float) -> np.ndarray:
+        """Freeze the flat index `cell` (or every reachable cell, when it is not), then every cell up to its
+        time plus `margin`, and return the times as `march` does: a read of the cell and of what its time is
+        compared with then sees the complete march's values."""
+        if self.values[cell] == np.inf:
+            self._march(0.0, cell)
+        if self.values[cell] < np.inf and self.queued:
+            self._march(float(self.values[cell]) + margin, -1)
+        return self.values.reshape(self.shape)
+
+    @property
+    def queued(self) -> bool:
+        """Whether cells are still queued (False: the march is complete)."""
+        return bool(self._arrays[9][0] > 0)
+
+    def _march(self, band: float, target: int) -> np.ndarray:
+        if not continue_march(band, target, self.shape[1], self.shape[0], *self._arrays, self._batch):
             raise RuntimeError("fast marching: a cell has no travel time")
         self.values[self._goal] = 0.0
         return self.values.reshape(self.shape)

@@ -1,10 +1,13 @@
-"""Frontier midpoints on a hand-drawn layout: a room with a door and a small closet."""
+"""Frontier midpoints on a hand-drawn layout: a room with a door and a small closet; and the labelling of the
+frontier cells' box only."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
-from tango.mapping.frontiers import detect_frontiers
+from tango.mapping.frontiers import _component_midpoints, detect_frontiers
+from tango.mapping.kernels import label_midpoints
 
 
 def room_with_door_and_closet() -> tuple[np.ndarray, np.ndarray]:
@@ -39,3 +42,18 @@ def test_short_frontiers_are_filtered_by_minimum_size() -> None:
 def test_nothing_explored_means_no_frontiers() -> None:
     navigable, _ = room_with_door_and_closet()
     assert detect_frontiers(navigable, np.zeros_like(navigable), 1, 1).shape == (0, 2)
+
+
+def test_component_midpoints_label_only_the_box_yet_keep_the_whole_masks_order() -> None:
+    """Masks whose cells start at odd rows and columns (where labelling a crop at the box itself would number
+    the components differently): the midpoints of labelling the whole mask, in the same order."""
+    rng = np.random.default_rng(3)
+    for trial in range(300):
+        height, width = int(rng.integers(3, 90)), int(rng.integers(3, 90))
+        mask = rng.random((height, width)) < rng.uniform(0.02, 0.5)
+        mask[: int(rng.integers(0, height // 2 + 1))] = False
+        mask[:, : int(rng.integers(0, width // 2 + 1))] = False
+        count, labels = cv2.connectedComponents(mask.view(np.uint8), connectivity=8)
+        expected = label_midpoints(labels, count, 2, 0, 0) if count > 1 else np.zeros((0, 2))
+        found = _component_midpoints(mask, 2)
+        assert found.shape == expected.shape and found.tobytes() == expected.tobytes(), trial

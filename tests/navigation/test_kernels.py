@@ -9,7 +9,7 @@ from tango.navigation.kernels import descend_cells
 
 
 def _descend_reference(padded: np.ndarray, r: int, c: int, max_cells: int) -> np.ndarray:
-    """Steepest descent with numpy's argmin over each 3 x 3 block."""
+    """Steepest descent with numpy's argmin over each 3 x 3 block of the field padded with inf."""
     path = [(r, c)]
     for _ in range(max_cells):
         current = padded[r + 1, c + 1]
@@ -40,6 +40,6 @@ def test_descend_cells_follows_numpys_argmin() -> None:
         start = rng.integers(0, shape, 2)
         max_cells = int(rng.integers(0, 80))
         expected = _descend_reference(padded, int(start[0]), int(start[1]), max_cells)
-        found = descend_cells(padded, int(start[0]), int(start[1]), max_cells)
+        found = descend_cells(field, int(start[0]), int(start[1]), max_cells)
         assert found.dtype == np.int64
         assert np.array_equal(found, expected), trial

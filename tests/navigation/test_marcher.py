@@ -82,3 +82,19 @@ def test_without_a_boundary_every_time_is_inf_but_the_goals() -> None:
     assert np.all(TravelTimes(free, whole, np.ones((8, 9))).march(0.0) == 0.0)
     none = np.zeros((8, 9), bool)
     assert np.all(np.isinf(TravelTimes(free, none, np.ones((8, 9))).march(0.0)))
+
+
+def test_marching_to_a_cell_stops_as_a_band_at_its_time_would_and_marches_on_to_the_same_bits() -> None:
+    for seed in range(40):
+        free, goal, speed = _random_case(seed)
+        full = TravelTimes(free, goal, speed).march(0.0)
+        reachable = np.argwhere(np.isfinite(full) & ~goal)
+        if len(reachable) == 0:
+            continue
+        cell = reachable[len(reachable) // 2]
+        times = TravelTimes(free, goal, speed)
+        lazy = times.march_to(int(cell[0] * free.shape[1] + cell[1]), 3.0).copy()
+        band = float(full[tuple(cell)]) + 3.0
+        assert np.array_equal(lazy, TravelTimes(free, goal, speed).march(band))
+        assert np.array_equal(times.march(0.0), full)
+        assert not times.queued
