@@ -93,12 +93,18 @@ def mark_points(
     origin: float,
     obstacles: np.ndarray,
     size: int,
+    navigable: np.ndarray,
+    footprint: np.ndarray,
+    blocking: np.ndarray,
+    thickening: np.ndarray,
 ) -> tuple[int, int, int, int]:
     """Set in the flat `obstacles` (size x size) the cells of the world points x = depth * along_x + x0,
     z = depth * along_z + z0 (in the arrays' type, as numpy computes them) as MapGrid.world_to_cells places them
-    (row = origin - rint(z * ppm), col = origin + rint(x * ppm), in float64), those off the map ignored; returns
-    the bounds (row0, row1, col0, col1), ends inclusive, of the cells that were not set before, or
-    (-1, -1, -1, -1) when there is none."""
+    (row = origin - rint(z * ppm), col = origin + rint(x * ppm), in float64), those off the map ignored, and
+    keep the layers derived from them up to date: around each newly set cell, the cells at the (N, 2) (row,
+    col) offsets `footprint` are cleared in the flat `navigable` and those at `thickening` set in the flat
+    `blocking` (a dilation of the obstacles only grows by the dilations of the new cells). Returns the bounds
+    (row0, row1, col0, col1), ends inclusive, of the newly set cells, or (-1, -1, -1, -1) when there is none."""
     row0, row1, col0, col1 = size, -1, size, -1
     for i in range(depth.shape[0]):
         x = depth[i] * along_x[i] + x0
@@ -111,11 +117,22 @@ def mark_points(
         if obstacles[cell]:
             continue
         obstacles[cell] = True
+        _stamp(navigable, row, col, footprint, size, False)
+        _stamp(blocking, row, col, thickening, size, True)
         row0, row1 = min(row0, row), max(row1, row)
         col0, col1 = min(col0, col), max(col1, col)
     if row1 < 0:
         return -1, -1, -1, -1
     return row0, row1, col0, col1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _stamp(layer: np.ndarray, row: int, col: int, offsets: np.ndarray, size: int, value: bool) -> None:
+    """Write `value` into the flat size x size `layer` at (row, col) + each (N, 2) offset inside the map."""
+    for k in range(offsets.shape[0]):
+        r, c = row + offsets[k, 0], col + offsets[k, 1]
+        if r >= 0 and r < size and c >= 0 and c < size:
+            layer[r * size + c] = value
 
 
 @njit(cache=True, nogil=True)

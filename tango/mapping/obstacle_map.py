@@ -40,7 +40,8 @@ class ObstacleMap:
     dilated by 3x3, cut to navigable cells and, when it splits, reduced to the part holding the camera (holes
     filled), and frontiers by its contour rule (contour_frontiers.py).
 
-    Every update touches only the window that the frame can see, so its cost does not grow with the map size.
+    Every update touches only the window that the frame can see, so its cost does not grow with the map size;
+    new obstacles from depth update the navigable and ray-blocking layers cell by cell (`mark_points`).
     """
 
     def __init__(self, config: MapConfig | None = None) -> None:
@@ -63,6 +64,8 @@ class ObstacleMap:
         self._vlfm = self.config.explored_method == "vlfm"
         shape = cv2.MORPH_RECT if self._vlfm else cv2.MORPH_ELLIPSE
         self._kernel = cv2.getStructuringElement(shape, (kernel, kernel))
+        self._footprint = _offsets(self._kernel)
+        self._thickening = _offsets(THICKEN_KERNEL) if not self._vlfm else np.zeros((0, 2), np.int64)
         self.version = 0
         self._frontier_cache: tuple[int, np.ndarray] | None = None
         self._collision_pixels: list[np.ndarray] = []
@@ -118,9 +121,12 @@ class ObstacleMap:
             float(grid.origin),
             self.obstacles.reshape(-1),
             grid.size,
+            self.navigable.reshape(-1),
+            self._footprint,
+            self._ray_blocking.reshape(-1),
+            self._thickening,
         )
         if fresh[0] >= 0:
-            self._refresh_navigable(*fresh)
             self.version += 1
 
     def _scratch(self, depth: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -330,3 +336,10 @@ class ObstacleMap:
         """Whether the world point's cell is inside the map and navigable."""
         px = self.grid.world_to_pixel(np.asarray(point)[None])
         return bool(self.grid.in_bounds(px)[0] and self.navigable[px[0, 0], px[0, 1]])
+
+
+def _offsets(kernel: np.ndarray) -> np.ndarray:
+    """(N, 2) (row, col) offsets of the cells an obstacle at (0, 0) sets when the map is dilated by `kernel`
+    (cv2.dilate with the anchor at the kernel's centre: each set kernel cell, mirrored through the anchor)."""
+    rows, cols = np.nonzero(kernel)
+    return np.stack((kernel.shape[0] // 2 - rows, kernel.shape[1] // 2 - cols), axis=1).astype(np.int64)

@@ -17,6 +17,7 @@ from tango.mapping.kernels import (
     masked_medians,
     sweep_rays,
 )
+from tango.mapping.obstacle_map import _offsets
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -45,7 +46,13 @@ def test_band_points_copies_the_depths_and_rays_numpy_selects(dtype: type) -> No
         assert np.array_equal(rays_out[:count], rays.take(kept, axis=0))
 
 
+def _dilated(cells: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    """OpenCV's dilation of a boolean layer (outside the map: nothing), as the obstacle map refreshes it."""
+    return cv2.dilate(cells.astype(np.uint8), kernel, borderType=cv2.BORDER_CONSTANT, borderValue=(0,)) > 0
+
+
 def test_mark_points_marks_the_cells_of_world_to_pixel() -> None:
+    """The cells of the points are set, and the dilated layers kept as if recomputed from all the cells."""
     rng = np.random.default_rng(2)
     for _ in range(100):
         grid = MapGrid(int(rng.integers(10, 80)), int(rng.choice([5, 20])))
@@ -67,11 +74,23 @@ def test_mark_points_marks_the_cells_of_world_to_pixel() -> None:
         expected = before.copy()
         expected[fresh[:, 0], fresh[:, 1]] = True
         found = before.copy()
+        shape = int(rng.choice([cv2.MORPH_ELLIPSE, cv2.MORPH_RECT, cv2.MORPH_CROSS]))
+        footprint = cv2.getStructuringElement(shape, (int(rng.choice([1, 3, 5, 7, 9])),) * 2)
+        thickening = np.ones((3, 3), np.uint8) if rng.random() < 0.8 else np.zeros((0, 0), np.uint8)
+        navigable = ~_dilated(before, footprint)
+        blocking = _dilated(before, thickening) if thickening.size else rng.random(before.shape) < 0.5
+        blocking_before = blocking.copy()
         bounds = mark_points(
             depth, along_x, along_z, x0, z0, float(grid.pixels_per_meter), float(grid.origin),
-            found.reshape(-1), grid.size,
+            found.reshape(-1), grid.size, navigable.reshape(-1), _offsets(footprint),
+            blocking.reshape(-1), _offsets(thickening),
         )  # fmt: skip
         assert np.array_equal(found, expected)
+        assert np.array_equal(navigable, ~_dilated(expected, footprint))
+        if thickening.size:
+            assert np.array_equal(blocking, _dilated(expected, thickening))
+        else:
+            assert np.array_equal(blocking, blocking_before)
         if len(fresh):
             assert bounds == (fresh[:, 0].min(), fresh[:, 0].max(), fresh[:, 1].min(), fresh[:, 1].max())
         else:
