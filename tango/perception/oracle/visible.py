@@ -11,6 +11,8 @@ from tango.perception.oracle.scene import OracleScene
 from tango.types.observation import Observation
 from tango.types.scene import SceneObject
 
+NEGATIVE_IDS = "oracle perception: the semantic frame has negative instance ids"
+
 
 @dataclass
 class VisibleObject:
@@ -54,12 +56,14 @@ def _find_visible(obs: Observation, scene: OracleScene, min_pixels: int) -> list
     semantic = np.asarray(obs.semantic)
     objects = scene.objects
     top = max(objects, default=0)
-    if semantic.size and semantic.min() < 0:
-        raise ValueError("oracle perception: the semantic frame has negative instance ids")
     if top <= 0:
+        if semantic.size and semantic.min() < 0:
+            raise ValueError(NEGATIVE_IDS)
         return []
+    boxes, negative = _count_boxes(semantic, top)
+    if negative:
+        raise ValueError(NEGATIVE_IDS)
     camera = _Camera(obs)
-    boxes = _count_boxes(semantic, top)
     found = []
     for object_id in np.flatnonzero(boxes[:, 0] >= max(min_pixels, 1)).tolist():
         if object_id not in objects:
@@ -75,13 +79,14 @@ def _find_visible(obs: Observation, scene: OracleScene, min_pixels: int) -> list
 
 
 @njit(cache=True, nogil=True)
-def _count_boxes(semantic: np.ndarray, top: int) -> np.ndarray:
+def _count_boxes(semantic: np.ndarray, top: int) -> tuple[np.ndarray, bool]:
     """(top + 1, 5) int64: per instance id its pixel count, first row, last row + 1, first column and last
     column + 1 (what `ndimage.find_objects(semantic, max_label=top)` boxes, with the count); a zero count for
-    ids not in the frame. Id 0 and ids above `top` are not counted. Each row is read as runs of one id, so a
-    box is updated once per run, not once per pixel."""
+    ids not in the frame. Id 0 and ids above `top` are not counted. Also whether any id is negative. Each row is
+    read as runs of one id, so a box is updated once per run, not once per pixel."""
     height, width = semantic.shape
     boxes = np.zeros((top + 1, 5), np.int64)
+    negative = False
     for row in range(height):
         col = 0
         while col < width:
@@ -91,6 +96,7 @@ def _count_boxes(semantic: np.ndarray, top: int) -> np.ndarray:
             while col < width and semantic[row, col] == label:
                 col += 1
             if label <= 0 or label > top:
+                negative |= label < 0
                 continue
             if boxes[label, 0] == 0:
                 boxes[label, 1], boxes[label, 3], boxes[label, 4] = row, start, col
@@ -99,7 +105,7 @@ def _count_boxes(semantic: np.ndarray, top: int) -> np.ndarray:
                 boxes[label, 4] = max(boxes[label, 4], col)
             boxes[label, 2] = row + 1
             boxes[label, 0] += col - start
-    return boxes
+    return boxes, negative
 
 
 class _Camera:
