@@ -29,8 +29,8 @@ def _watch(parent: int, poll_s: float) -> None:
 
 def freeze_startup() -> None:
     """Freeze what start-up allocated (imports, configuration, the episode runner): full garbage collections in
-    the episodes then skip those objects (~680,000 after the imports; each full collection cost ~0.4 s of CPU,
-    ~0.8 ms per GOAT step). It changes no result, only when and how long collections run."""
+    the episodes then skip those objects (~680,000 after the imports, which made one full collection cost
+    ~0.4 s of CPU). It changes no result, only how long collections run."""
     gc.freeze()
 
 
