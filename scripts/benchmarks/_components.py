@@ -36,12 +36,18 @@ COMPONENTS: dict[str, tuple[str, ...]] = {
         "tango.navigation.navigator:Navigator.next_action_to",
     ),
     "interpreter": ("tango.programs.interpreter:Interpreter.run",),
-    "episode_setup": ("tango.tasks.habitat.runner:HabitatRunner.run",),
+    "episode_setup": (
+        "tango.tasks.habitat.runner:HabitatRunner.run",
+        "tango.tasks.goat_program:SubtaskScores.begin",
+        "tango.tasks.goat_program:SubtaskScores.score",
+    ),
 }
 """Component -> the functions whose exclusive time it gets (names as of main 5980aac, the "before" of
 BENCHMARKS.md; a target an older checkout lacks is reported as missing).
 `interpreter` is the program's own work and the agent's glue around the other components; `episode_setup` is
-everything in an episode outside its programs (scene and perception set-up, program generation, scoring)."""
+everything in an episode that is not the agent's: scene and perception set-up, program generation and scoring,
+including the scoring of a GOAT subtask and the start of the next, which the program's stop() runs (from main
+8a2fbff on; before, that ground-truth geodesic work was charged to the interpreter)."""
 LOOP_COMPONENTS = ("render", "read_back", "simulator", "perception", "maps", "planning", "interpreter")
 
 

@@ -10,7 +10,8 @@ Prints one JSON line with
   dataset, measured in the same process half before and half after the loop, and `loop_vs_env` (steps/s ratio)
   with `loop_vs_env_cpu` (the same ratio from CPU time, which a busy machine disturbs less);
 - `components_ms_per_step`: CPU ms per loop step of render, read_back, simulator, perception, maps, planning and
-  interpreter (see _components.py), plus `episode_setup_ms_per_step` (scene and perception set-up, generation);
+  interpreter (see _components.py), plus `episode_setup_ms_per_step` (scene and perception set-up, generation,
+  scoring);
 - the loop runs with `--perception` (default `oracle`, whatever the eval default is, so that figures stay
   comparable; `--perception ''` takes the eval default); the workers comparison and start-up use the defaults;
 - `agent_cpu_ms_per_step`: the agent's own CPU per step (perception + maps + planning + interpreter, everything

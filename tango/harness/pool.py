@@ -25,7 +25,7 @@ from typing import Any
 from tango.harness.episode import EpisodeSpec, TaskPlugin
 from tango.harness.inflight import crash_record, mark, marker_path, run_process_marker_name, take_markers
 from tango.harness.worker import EpisodeJob, EpisodeWorker
-from tango.lifetime import exit_with_parent
+from tango.lifetime import exit_with_parent, freeze_startup, frozen_startup
 from tango.threads import pin_threads
 
 log = logging.getLogger(__name__)
@@ -48,6 +48,7 @@ def _init_worker(job: EpisodeJob) -> None:
         _worker = EpisodeWorker(job)
     except Exception as error:  # noqa: BLE001  (raised again by each task: see _init_error)
         _init_error = error
+    freeze_startup()  # (kept until the worker ends with its pool)
 
 
 def _on_terminate(signum: int, frame: object) -> None:
@@ -88,13 +89,14 @@ def run_episodes(
     if num_workers == 1:
         worker = EpisodeWorker(job, plugin)
         try:
-            for spec in specs:
-                marker = mark(job.run_dir, run_process_marker_name(), spec.episode_id)
-                try:
-                    record = worker.execute(spec)
-                finally:  # an interrupt abandons the episode: it did not crash (a crash never gets here)
-                    marker.unlink(missing_ok=True)
-                on_record(record)
+            with frozen_startup():
+                for spec in specs:
+                    marker = mark(job.run_dir, run_process_marker_name(), spec.episode_id)
+                    try:
+                        record = worker.execute(spec)
+                    finally:  # an interrupt abandons the episode: it did not crash (a crash never gets here)
+                        marker.unlink(missing_ok=True)
+                    on_record(record)
         finally:
             worker.close()
         return

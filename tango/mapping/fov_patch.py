@@ -10,6 +10,9 @@ import numpy as np
 from tango.mapping.geometry import camera_yaw
 
 MIN_CONFIDENCE = 0.25
+WARP_MARGIN_PX = 3
+"""How far past the rotated corners of the cone's box a warped cell can still be set: bilinear reads one pixel
+beyond its sample point, and OpenCV places sample points to 1/32 pixel."""
 
 
 @dataclass
@@ -90,7 +93,6 @@ class FovProjector:
         cv2.drawContours(cone, [outline], -1, (0,), -1)
         centre = (cone.shape[1] // 2, cone.shape[0] // 2)
         rotation = cv2.getRotationMatrix2D(centre, np.degrees(-camera_yaw(camera_pose)), 1.0)
-        rotated = cv2.warpAffine(cone, rotation, (cone.shape[1], cone.shape[0]), borderValue=(0,))
         ppm = self.pixels_per_meter
         origin = self.map_size // 2
         row = int(-camera_pose[2, 3] * ppm) + origin
@@ -99,5 +101,26 @@ class FovProjector:
             raise ValueError(
                 f"camera at ({camera_pose[0, 3]:.2f}, {camera_pose[2, 3]:.2f}) m is outside the map"
             )
-        patch = FovPatch(row - cone.shape[0] // 2, col - cone.shape[1] // 2, rotated.astype(np.float32))
+        rotated = _warp_cropped(cone, rotation)
+        patch = FovPatch(row - cone.shape[0] // 2, col - cone.shape[1] // 2, rotated)
         return patch.clipped(self.map_size)
+
+
+def _warp_cropped(cone: np.ndarray, rotation: np.ndarray) -> np.ndarray:
+    """`cv2.warpAffine(cone, rotation, cone's size, borderValue=0).astype(np.float32)`, warping only the top-left
+    part that can hold set cells: OpenCV computes each output cell from its own position alone, so a smaller
+    output is the same cells, and cells past the rotated corners of the box of the cone's set cells are 0."""
+    height, width = cone.shape
+    rotated = np.zeros((height, width), np.float32)
+    left, top, w, h = cv2.boundingRect((cone != 0).view(np.uint8))
+    if w == 0:
+        return rotated
+    corners = np.array(
+        [[left, top, 1.0], [left + w, top, 1.0], [left, top + h, 1.0], [left + w, top + h, 1.0]]
+    )
+    far = (corners @ rotation.T).max(axis=0)
+    right = min(width, int(np.ceil(far[0])) + WARP_MARGIN_PX)
+    bottom = min(height, int(np.ceil(far[1])) + WARP_MARGIN_PX)
+    if right > 0 and bottom > 0:
+        rotated[:bottom, :right] = cv2.warpAffine(cone, rotation, (right, bottom), borderValue=(0,))
+    return rotated

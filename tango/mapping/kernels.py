@@ -50,51 +50,89 @@ def sweep_rays(
 
 
 @njit(cache=True, nogil=True)
-def band_pixels(
+def band_points(
     depth: np.ndarray,
     heights: np.ndarray,
+    rays: np.ndarray,
     offset: np.float32,
     max_depth: np.float32,
     low: np.float32,
     high: np.float32,
-) -> np.ndarray:
-    """Indices of the pixels with 0 < depth < max_depth whose height `depth * heights + offset` (float32, as
-    numpy computes it) lies in [low, high]; every argument float32, flat."""
-    kept = np.empty(depth.shape[0], np.int64)
-    count = 0
-    for i in range(depth.shape[0]):
+    band: np.ndarray,
+    depth_out: np.ndarray,
+    rays_out: np.ndarray,
+) -> int:
+    """Copy to the front of `depth_out` and `rays_out` (N, 3), in pixel order, the depths and camera rays of
+    the pixels with 0 < depth < max_depth whose height `depth * heights + offset` (in the depth's type, as numpy
+    computes it) lies in [low, high]; returns how many. `band` (bool, one per pixel) is scratch: the test runs
+    as one branch-free pass that the compiler vectorises, then a second pass copies the chosen pixels."""
+    count = depth.shape[0]
+    for i in range(count):
         d = depth[i]
-        if d > 0 and d < max_depth:
-            height = d * heights[i] + offset
-            if height >= low and height <= high:
-                kept[count] = i
-                count += 1
-    return kept[:count]
+        height = d * heights[i] + offset
+        band[i] = (d > 0) & (d < max_depth) & (height >= low) & (height <= high)
+    kept = 0
+    for i in range(count):
+        if band[i]:
+            depth_out[kept] = depth[i]
+            rays_out[kept, 0] = rays[i, 0]
+            rays_out[kept, 1] = rays[i, 1]
+            rays_out[kept, 2] = rays[i, 2]
+            kept += 1
+    return kept
 
 
 @njit(cache=True, nogil=True)
 def mark_points(
-    x: np.ndarray, z: np.ndarray, pixels_per_meter: float, origin: float, obstacles: np.ndarray, size: int
+    depth: np.ndarray,
+    along_x: np.ndarray,
+    along_z: np.ndarray,
+    x0: np.float32,
+    z0: np.float32,
+    pixels_per_meter: float,
+    origin: float,
+    obstacles: np.ndarray,
+    size: int,
+    navigable: np.ndarray,
+    footprint: np.ndarray,
+    blocking: np.ndarray,
+    thickening: np.ndarray,
 ) -> tuple[int, int, int, int]:
-    """Set in the flat `obstacles` (size x size) the cells of the world points (x, z) as MapGrid.world_to_cells
-    places them (row = origin - rint(z * ppm), col = origin + rint(x * ppm), in float64), those off the map
-    ignored; returns the bounds (row0, row1, col0, col1), ends inclusive, of the cells that were not set
-    before, or (-1, -1, -1, -1) when there is none."""
+    """Set in the flat `obstacles` (size x size) the cells of the world points x = depth * along_x + x0,
+    z = depth * along_z + z0 (in the arrays' type, as numpy computes them) as MapGrid.world_to_cells places them
+    (row = origin - rint(z * ppm), col = origin + rint(x * ppm), in float64), those off the map ignored, and
+    keep the layers derived from them up to date: around each newly set cell, the cells at the (N, 2) (row,
+    col) offsets `footprint` are cleared in the flat `navigable` and those at `thickening` set in the flat
+    `blocking` (a dilation of the obstacles only grows by the dilations of the new cells). Returns the bounds
+    (row0, row1, col0, col1), ends inclusive, of the newly set cells, or (-1, -1, -1, -1) when there is none."""
     row0, row1, col0, col1 = size, -1, size, -1
-    for i in range(x.shape[0]):
-        row = int(origin - np.rint(np.float64(z[i]) * pixels_per_meter))
-        col = int(np.rint(np.float64(x[i]) * pixels_per_meter) + origin)
+    for i in range(depth.shape[0]):
+        x = depth[i] * along_x[i] + x0
+        z = depth[i] * along_z[i] + z0
+        row = int(origin - np.rint(np.float64(z) * pixels_per_meter))
+        col = int(np.rint(np.float64(x) * pixels_per_meter) + origin)
         if row < 0 or row >= size or col < 0 or col >= size:
             continue
         cell = row * size + col
         if obstacles[cell]:
             continue
         obstacles[cell] = True
+        _stamp(navigable, row, col, footprint, size, False)
+        _stamp(blocking, row, col, thickening, size, True)
         row0, row1 = min(row0, row), max(row1, row)
         col0, col1 = min(col0, col), max(col1, col)
     if row1 < 0:
         return -1, -1, -1, -1
     return row0, row1, col0, col1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _stamp(layer: np.ndarray, row: int, col: int, offsets: np.ndarray, size: int, value: bool) -> None:
+    """Write `value` into the flat size x size `layer` at (row, col) + each (N, 2) offset inside the map."""
+    for k in range(offsets.shape[0]):
+        r, c = row + offsets[k, 0], col + offsets[k, 1]
+        if r >= 0 and r < size and c >= 0 and c < size:
+            layer[r * size + c] = value
 
 
 @njit(cache=True, nogil=True)

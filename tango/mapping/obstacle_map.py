@@ -10,13 +10,15 @@ from tango.mapping.contour_frontiers import detect_contour_frontiers
 from tango.mapping.fog_of_war import reveal_cone
 from tango.mapping.frontiers import detect_frontiers
 from tango.mapping.geometry import CameraRays, MapGrid, camera_yaw
-from tango.mapping.kernels import band_pixels, mark_points, sweep_rays
+from tango.mapping.kernels import band_points, mark_points, sweep_rays
 from tango.mapping.ray_fan import RayFan
 from tango.types.observation import Observation
 
 RAY_STEP_PX = 1.0
 THICKEN_KERNEL = np.ones((3, 3), np.uint8)
 REVEAL_DILATION = np.ones((3, 3), np.uint8)
+HEIGHT_TABLES = 16
+"""How many rotations' per-pixel height tables `add_depth` keeps (12 headings of 30-degree turns, and pitch)."""
 
 
 def vlfm_intrinsics(intrinsics: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
@@ -38,7 +40,8 @@ class ObstacleMap:
     dilated by 3x3, cut to navigable cells and, when it splits, reduced to the part holding the camera (holes
     filled), and frontiers by its contour rule (contour_frontiers.py).
 
-    Every update touches only the window that the frame can see, so its cost does not grow with the map size.
+    Every update touches only the window that the frame can see, so its cost does not grow with the map size;
+    new obstacles from depth update the navigable and ray-blocking layers cell by cell (`mark_points`).
     """
 
     def __init__(self, config: MapConfig | None = None) -> None:
@@ -49,7 +52,9 @@ class ObstacleMap:
         self.navigable = np.ones((size, size), dtype=bool)
         self._ray_blocking = np.zeros((size, size), dtype=bool)
         self._rays = CameraRays()
-        self._heights: tuple[np.ndarray, bytes, np.ndarray] | None = None
+        self._heights_rays: np.ndarray | None = None
+        self._heights: dict[bytes, np.ndarray] = {}
+        self._band_buffers = (np.empty(0, np.bool_), np.empty(0, np.float32), np.empty((0, 3), np.float32))
         self._fan = RayFan(self.config.max_depth * self.config.pixels_per_meter, RAY_STEP_PX)
         self.explored_bounds: tuple[int, int, int, int] | None = None
         """Bounding box (row0, row1, col0, col1), ends exclusive, of the explored cells."""
@@ -59,6 +64,8 @@ class ObstacleMap:
         self._vlfm = self.config.explored_method == "vlfm"
         shape = cv2.MORPH_RECT if self._vlfm else cv2.MORPH_ELLIPSE
         self._kernel = cv2.getStructuringElement(shape, (kernel, kernel))
+        self._footprint = _offsets(self._kernel)
+        self._thickening = _offsets(THICKEN_KERNEL) if not self._vlfm else np.zeros((0, 2), np.int64)
         self.version = 0
         self._frontier_cache: tuple[int, np.ndarray] | None = None
         self._collision_pixels: list[np.ndarray] = []
@@ -89,32 +96,64 @@ class ObstacleMap:
         d = depth.reshape(-1)
         rotation = camera_pose[:3, :3].astype(np.float32)
         cfg, as_depth = self.config, d.dtype.type  # (numpy compares with a Python float in the array's type)
-        kept = band_pixels(
+        band, band_depth, band_rays = self._scratch(d)
+        kept = band_points(
             d,
             self._ray_heights(rays, rotation),
+            rays,
             np.float32(camera_pose[1, 3] - floor_y),
             as_depth(cfg.max_depth),
             as_depth(cfg.min_obstacle_height),
             as_depth(cfg.max_obstacle_height),
+            band,
+            band_depth,
+            band_rays,
         )
-        d, band_rays = d.take(kept), rays.take(kept, axis=0)
-        x = d * (band_rays @ rotation[0]) + np.float32(camera_pose[0, 3])
-        z = d * (band_rays @ rotation[2]) + np.float32(camera_pose[2, 3])
+        band_depth, band_rays = band_depth[:kept], band_rays[:kept]
         grid = self.grid
         fresh = mark_points(
-            x, z, float(grid.pixels_per_meter), float(grid.origin), self.obstacles.reshape(-1), grid.size
+            band_depth,
+            band_rays @ rotation[0],
+            band_rays @ rotation[2],
+            np.float32(camera_pose[0, 3]),
+            np.float32(camera_pose[2, 3]),
+            float(grid.pixels_per_meter),
+            float(grid.origin),
+            self.obstacles.reshape(-1),
+            grid.size,
+            self.navigable.reshape(-1),
+            self._footprint,
+            self._ray_blocking.reshape(-1),
+            self._thickening,
         )
         if fresh[0] >= 0:
-            self._refresh_navigable(*fresh)
             self.version += 1
 
+    def _scratch(self, depth: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per-pixel buffers for `band_points` (a mask, depths, rays), kept while frames keep their size and
+        depth type, so a step allocates none."""
+        band, band_depth, band_rays = self._band_buffers
+        if band.shape[0] != depth.shape[0] or band_depth.dtype != depth.dtype:
+            band = np.empty(depth.shape[0], np.bool_)
+            band_depth = np.empty(depth.shape[0], depth.dtype)
+            band_rays = np.empty((depth.shape[0], 3), np.float32)
+            self._band_buffers = (band, band_depth, band_rays)
+        return band, band_depth, band_rays
+
     def _ray_heights(self, rays: np.ndarray, rotation: np.ndarray) -> np.ndarray:
-        """`rays @ rotation[1]` (each pixel's height per metre of depth), kept while the rotation stays the same
-        (forward moves) and the rays are the same array."""
+        """`rays @ rotation[1]` (each pixel's height per metre of depth), kept for the last HEIGHT_TABLES
+        rotations while the rays are the same array: turns step through a few headings, and a heading the
+        agent faced before has bit for bit the same rotation."""
+        if self._heights_rays is not rays:
+            self._heights_rays, self._heights = rays, {}
         key = rotation.tobytes()
-        if self._heights is None or self._heights[0] is not rays or self._heights[1] != key:
-            self._heights = (rays, key, rays @ rotation[1])
-        return self._heights[2]
+        heights = self._heights.pop(key, None)
+        if heights is None:
+            heights = rays @ rotation[1]
+            if len(self._heights) >= HEIGHT_TABLES:
+                del self._heights[next(iter(self._heights))]
+        self._heights[key] = heights  # (re-inserted: the dict's order is least recently used first)
+        return heights
 
     def mark_obstacles(self, points: np.ndarray) -> None:
         """Mark world points (N, 3) as obstacles (also used for collisions) and refresh navigability locally."""
@@ -297,3 +336,10 @@ class ObstacleMap:
         """Whether the world point's cell is inside the map and navigable."""
         px = self.grid.world_to_pixel(np.asarray(point)[None])
         return bool(self.grid.in_bounds(px)[0] and self.navigable[px[0, 0], px[0, 1]])
+
+
+def _offsets(kernel: np.ndarray) -> np.ndarray:
+    """(N, 2) (row, col) offsets of the cells an obstacle at (0, 0) sets when the map is dilated by `kernel`
+    (cv2.dilate with the anchor at the kernel's centre: each set kernel cell, mirrored through the anchor)."""
+    rows, cols = np.nonzero(kernel)
+    return np.stack((kernel.shape[0] // 2 - rows, kernel.shape[1] // 2 - cols), axis=1).astype(np.int64)

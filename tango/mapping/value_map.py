@@ -32,6 +32,14 @@ class ValueMap:
             self.config.pixels_per_meter, size, self.config.min_depth, self.config.max_depth
         )
         self._disks: dict[int, np.ndarray] = {}
+        self._seen = False
+
+    def has_confidence(self) -> bool:
+        """`self.confidence.any()`, without reading the whole map once it is true: fusion never returns a cell's
+        confidence to 0 (a dropped update keeps the old one; a kept one adds new**2 / total > 0)."""
+        if not self._seen:
+            self._seen = bool(self.confidence.any())
+        return self._seen
 
     def project(self, obs: Observation) -> FovPatch:
         """The FOV patch of an observation (shared with the feature memory so it is computed once)."""
@@ -58,6 +66,8 @@ class ValueMap:
         cols = slice(patch.col0 + left, patch.col0 + left + w)
         new_conf = patch.confidence[top : top + h, left : left + w]
         fuse_cells(self.values[rows, cols], self.confidence[rows, cols], new_conf, scores, DECISION_THRESHOLD)
+        if not self._seen:
+            self._seen = bool(self.confidence[rows, cols].any())
 
     def _disk(self, radius_px: int) -> np.ndarray:
         if radius_px not in self._disks:

@@ -89,7 +89,7 @@ class FrontierSelector:
             scores = self._rng.random(len(candidates))
             margin, self.score_kind = 1.0, "random"
         elif (
-            self.config.frontier_policy != "nearest" and value_map is not None and value_map.confidence.any()
+            self.config.frontier_policy != "nearest" and value_map is not None and value_map.has_confidence()
         ):
             scores = value_map.values_near(candidates).max(axis=1)
             margin, self.score_kind = self.config.frontier_switch_margin, "value"

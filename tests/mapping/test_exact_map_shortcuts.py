@@ -8,10 +8,10 @@ import pytest
 
 from tango.mapping import frontiers
 from tango.mapping.config import MapConfig
-from tango.mapping.fov_patch import FovPatch
+from tango.mapping.fov_patch import FovPatch, _warp_cropped, confidence_cone
 from tango.mapping.frontiers import explored_bounds
 from tango.mapping.geometry import CameraRays, camera_yaw, column_reach, effective_depth
-from tango.mapping.obstacle_map import ObstacleMap
+from tango.mapping.obstacle_map import HEIGHT_TABLES, ObstacleMap
 from tango.mapping.value_map import DECISION_THRESHOLD, ValueMap
 
 
@@ -29,6 +29,26 @@ def test_column_reach_is_the_column_maximum_of_the_effective_depth() -> None:
         reach = column_reach(depth, 0.5, 5.0)
         assert reach.dtype == expected.dtype
         assert np.array_equal(reach, expected, equal_nan=True)
+
+
+def test_cropped_warp_equals_opencvs_whole_warp() -> None:
+    """The FOV cone rotated into only the part that can hold set cells equals the whole warp, for cones cut at
+    random reaches and any heading (some with nothing left)."""
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        radius = int(rng.integers(1, 60))
+        cone = confidence_cone(np.deg2rad(rng.uniform(20.0, 170.0)), radius)
+        side = cone.shape[0]
+        outline = np.stack((np.linspace(0, side - 1, 9), rng.uniform(0, side, 9)), axis=1)
+        outline = np.concatenate(([[0, side - 1]], outline, [[side - 1, side - 1]])).astype(np.int32)
+        cv2.drawContours(cone, [outline], -1, (0,), -1)
+        if rng.random() < 0.05:
+            cone[...] = 0.0
+        rotation = cv2.getRotationMatrix2D((side // 2, side // 2), rng.uniform(-360.0, 360.0), 1.0)
+        expected = cv2.warpAffine(cone, rotation, (side, side), borderValue=(0,)).astype(np.float32)
+        found = _warp_cropped(cone, rotation)
+        assert found.dtype == np.float32
+        assert np.array_equal(found, expected)
 
 
 def _fuse_whole_patch(
@@ -144,18 +164,22 @@ def _add_depth_reference(
 
 @pytest.mark.parametrize("size_px", [120, 400])
 def test_obstacle_map_updates_equal_the_direct_computation(size_px: int) -> None:
-    """Depth marking (cached per-pixel heights while the rotation repeats, cells by flat index) and the
+    """Depth marking (per-pixel heights cached for the last rotations, cells by flat index) and the
     explored sweep (tables per heading, bounds from the rays' ends) against the direct computation, with cameras
     near and beyond the map's edge."""
     rng = np.random.default_rng(size_px)
     config = MapConfig(size_px=size_px, pixels_per_meter=20, max_depth=3.0)
     fast, direct = ObstacleMap(config), ObstacleMap(config)
     half_extent = size_px / 20 / 2 + 1.0
+    headings = [_pose(rng, half_extent) for _ in range(HEIGHT_TABLES + 4)]  # more than the tables kept
     pose = _pose(rng, half_extent)
     for step in range(120):
         if step % 3:  # a forward move keeps the rotation (and the cached tables)
             pose = pose.copy()
             pose[[0, 2], 3] += rng.uniform(-0.3, 0.3, 2)
+        elif step % 2:  # a heading faced before (its table kept, or dropped by then)
+            pose = headings[int(rng.integers(len(headings)))].copy()
+            pose[[0, 2], 3] = rng.uniform(-half_extent, half_extent, 2)
         else:
             pose = _pose(rng, half_extent)
         depth = rng.uniform(0.0, 4.0, (24, 32)).astype(np.float32)

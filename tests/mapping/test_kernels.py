@@ -9,7 +9,7 @@ import pytest
 
 from tango.mapping.geometry import MapGrid
 from tango.mapping.kernels import (
-    band_pixels,
+    band_points,
     fuse_cells,
     keep_large,
     label_midpoints,
@@ -17,10 +17,11 @@ from tango.mapping.kernels import (
     masked_medians,
     sweep_rays,
 )
+from tango.mapping.obstacle_map import _offsets
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_band_pixels_selects_what_numpy_selects(dtype: type) -> None:
+def test_band_points_copies_the_depths_and_rays_numpy_selects(dtype: type) -> None:
     rng = np.random.default_rng(1)
     for _ in range(100):
         n = int(rng.integers(0, 3000))
@@ -30,23 +31,42 @@ def test_band_pixels_selects_what_numpy_selects(dtype: type) -> None:
         depth[rng.random(n) < 0.05] = 5.0  # on the depth limit
         heights = rng.uniform(-1.0, 1.0, n).astype(np.float32)
         heights[rng.random(n) < 0.1] = 0.0  # height = offset: some exactly on a height limit
+        rays = rng.normal(size=(n, 3)).astype(np.float32)
         offset = np.float32(rng.choice([0.15, 0.88, rng.uniform(-1.0, 1.0)]))
         low, high = 0.15, 0.88
         height = depth * heights + offset
-        expected = np.flatnonzero((depth > 0) & (depth < 5.0) & (height >= low) & (height <= high))
-        found = band_pixels(depth, heights, offset, dtype(5.0), dtype(low), dtype(high))
-        assert np.array_equal(found, expected)
+        kept = np.flatnonzero((depth > 0) & (depth < 5.0) & (height >= low) & (height <= high))
+        band = np.empty(n, np.bool_)
+        depth_out, rays_out = np.full(n, -1.0, dtype), np.full((n, 3), -1.0, np.float32)
+        count = band_points(
+            depth, heights, rays, offset, dtype(5.0), dtype(low), dtype(high), band, depth_out, rays_out
+        )
+        assert count == len(kept)
+        assert np.array_equal(depth_out[:count], depth.take(kept))
+        assert np.array_equal(rays_out[:count], rays.take(kept, axis=0))
+
+
+def _dilated(cells: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    """OpenCV's dilation of a boolean layer (outside the map: nothing), as the obstacle map refreshes it."""
+    return cv2.dilate(cells.astype(np.uint8), kernel, borderType=cv2.BORDER_CONSTANT, borderValue=(0,)) > 0
 
 
 def test_mark_points_marks_the_cells_of_world_to_pixel() -> None:
+    """The cells of the points are set, and the dilated layers kept as if recomputed from all the cells."""
     rng = np.random.default_rng(2)
     for _ in range(100):
         grid = MapGrid(int(rng.integers(10, 80)), int(rng.choice([5, 20])))
         extent = grid.size / grid.pixels_per_meter
         n = int(rng.integers(0, 400))
-        x = rng.uniform(-extent, extent, n).astype(np.float32)
-        z = rng.uniform(-extent, extent, n).astype(np.float32)
-        x[rng.random(n) < 0.2] = (rng.integers(-20, 20) + 0.5) / grid.pixels_per_meter  # ties of rint
+        depth = rng.uniform(0.0, 5.0, n).astype(np.float32)
+        along_x = rng.uniform(-extent, extent, n).astype(np.float32) / 5
+        along_z = rng.uniform(-extent, extent, n).astype(np.float32) / 5
+        x0, z0 = np.float32(rng.uniform(-2, 2)), np.float32(rng.uniform(-2, 2))
+        ties = rng.random(n) < 0.2  # points on a half pixel, where rint's ties matter
+        depth[ties] = 1.0
+        along_x[ties] = np.float32((rng.integers(-20, 20) + 0.5) / grid.pixels_per_meter) - x0
+        x = depth * along_x + x0  # (as numpy computes it in float32)
+        z = depth * along_z + z0
         before = rng.random((grid.size, grid.size)) < 0.2
         pixels = grid.world_to_pixel(np.stack((x, z), axis=1))
         pixels = pixels[grid.in_bounds(pixels)]
@@ -54,10 +74,23 @@ def test_mark_points_marks_the_cells_of_world_to_pixel() -> None:
         expected = before.copy()
         expected[fresh[:, 0], fresh[:, 1]] = True
         found = before.copy()
+        shape = int(rng.choice([cv2.MORPH_ELLIPSE, cv2.MORPH_RECT, cv2.MORPH_CROSS]))
+        footprint = cv2.getStructuringElement(shape, (int(rng.choice([1, 3, 5, 7, 9])),) * 2)
+        thickening = np.ones((3, 3), np.uint8) if rng.random() < 0.8 else np.zeros((0, 0), np.uint8)
+        navigable = ~_dilated(before, footprint)
+        blocking = _dilated(before, thickening) if thickening.size else rng.random(before.shape) < 0.5
+        blocking_before = blocking.copy()
         bounds = mark_points(
-            x, z, float(grid.pixels_per_meter), float(grid.origin), found.reshape(-1), grid.size
-        )
+            depth, along_x, along_z, x0, z0, float(grid.pixels_per_meter), float(grid.origin),
+            found.reshape(-1), grid.size, navigable.reshape(-1), _offsets(footprint),
+            blocking.reshape(-1), _offsets(thickening),
+        )  # fmt: skip
         assert np.array_equal(found, expected)
+        assert np.array_equal(navigable, ~_dilated(expected, footprint))
+        if thickening.size:
+            assert np.array_equal(blocking, _dilated(expected, thickening))
+        else:
+            assert np.array_equal(blocking, blocking_before)
         if len(fresh):
             assert bounds == (fresh[:, 0].min(), fresh[:, 0].max(), fresh[:, 1].min(), fresh[:, 1].max())
         else:

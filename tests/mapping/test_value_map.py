@@ -70,3 +70,21 @@ def test_values_near_a_point_take_the_median_of_seen_cells() -> None:
     near = vmap.values_near(np.array([[0.0, 0.0, 0.1]]))
     assert near[0, 0] == pytest.approx(0.2)
     assert vmap.values_near(np.array([[-1.5, 0.0, 0.0]]))[0, 0] == -1.0
+
+
+def test_has_confidence_is_any_confidence_after_every_fusion() -> None:
+    """The remembered answer equals reading the whole map, through dropped low-confidence updates, zero
+    patches and non-finite scores."""
+    rng = np.random.default_rng(4)
+    for _ in range(20):
+        vmap = ValueMap(channels=1, config=MapConfig(size_px=30))
+        assert not vmap.has_confidence()
+        for _ in range(30):
+            h, w = int(rng.integers(1, 8)), int(rng.integers(1, 8))
+            conf = rng.uniform(0.0, 1.0, (h, w)).astype(np.float32)
+            conf[rng.random((h, w)) < rng.uniform(0.0, 1.0)] = 0.0
+            score = rng.choice([rng.uniform(0.0, 1.0), np.nan, np.inf])
+            vmap.fuse(
+                FovPatch(int(rng.integers(0, 30 - h)), int(rng.integers(0, 30 - w)), conf), np.array([score])
+            )
+            assert vmap.has_confidence() == bool(vmap.confidence.any())

@@ -86,11 +86,12 @@ def test_visible_objects_equal_the_plain_per_object_computation_bit_for_bit(clip
             assert np.array_equal(item.point, point, equal_nan=True)
 
 
-def test_negative_instance_ids_are_still_a_clear_error() -> None:
+@pytest.mark.parametrize("annotated", [(1,), ()])
+def test_negative_instance_ids_are_still_a_clear_error(annotated: tuple[int, ...]) -> None:
     obs = _random_frame(np.random.default_rng(1), (16, 16), None)
     assert obs.semantic is not None
     obs.semantic[3, 3] = -1
-    scene = OracleScene("random", {1: SceneObject(1, "thing", (0, 0, 0), (1, 1, 1))}, ())
+    scene = OracleScene("random", {i: SceneObject(i, "thing", (0, 0, 0), (1, 1, 1)) for i in annotated}, ())
     with pytest.raises(ValueError, match="negative instance ids"):
         visible_objects(obs, scene, 1)
 
@@ -103,7 +104,11 @@ def test_counted_boxes_are_find_objects_boxes_with_the_pixel_counts() -> None:
             np.int32
         )
         frame[rng.random(frame.shape) < rng.uniform(0.0, 0.9)] = 0
-        boxes = _count_boxes(frame, top)
+        boxes, negative = _count_boxes(frame, top)
+        assert not negative
+        marked = frame.copy()
+        marked[rng.integers(frame.shape[0]), rng.integers(frame.shape[1])] = -int(rng.integers(1, 5))
+        assert _count_boxes(marked, top)[1]
         counts = np.bincount(frame.ravel(), minlength=2 * top + 2)
         for index, window in enumerate(ndimage.find_objects(frame, max_label=top)):
             label = index + 1

@@ -49,15 +49,23 @@ class OracleImageLocator:
     def __init__(self, matcher: OracleImageMatcher, truth: GroundTruth) -> None:
         self.matcher = matcher
         self.truth = truth
+        self._instance: tuple[np.ndarray | None, int | None] | None = None
 
     def locate(self, goal: GoalImage, views: ViewLog) -> list[Recollection]:
         """The goal instance at its last observed point, if the agent has observed it."""
-        instance = self.matcher.goal_instance(goal.semantic)
-        seen = {entry.object.id: entry for entry in self.truth.observed.objects()}
-        if instance is None or instance not in seen:
+        instance = self._goal_instance(goal.semantic)
+        entry = None if instance is None else self.truth.observed.get(instance)
+        if entry is None:
             return []
         key = f"{IMAGE_GOAL_LABEL}#{instance}"
-        return [Recollection(IMAGE_GOAL_LABEL, seen[instance].last_point, 1.0, key)]
+        return [Recollection(IMAGE_GOAL_LABEL, entry.last_point, 1.0, key)]
+
+    def _goal_instance(self, semantic: np.ndarray | None) -> int | None:
+        """`goal_instance` of the goal picture, kept for the last picture asked about: a search asks about the
+        same picture every step (the frame is recognised by identity and held, so no other can take its id)."""
+        if self._instance is None or self._instance[0] is not semantic or semantic is None:
+            self._instance = (semantic, self.matcher.goal_instance(semantic))
+        return self._instance[1]
 
 
 @register("matcher", "oracle", oracle=True)

@@ -44,6 +44,10 @@ class ObservedObjects:
     def __contains__(self, object_id: int) -> bool:
         return object_id in self._seen
 
+    def get(self, object_id: int) -> ObservedObject | None:
+        """The observed object with this id, None when it was never recorded."""
+        return self._seen.get(object_id)
+
     def objects(self) -> list[ObservedObject]:
         """Every observed object, in id order."""
         return [self._seen[i] for i in sorted(self._seen)]

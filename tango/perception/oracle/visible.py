@@ -11,6 +11,8 @@ from tango.perception.oracle.scene import OracleScene
 from tango.types.observation import Observation
 from tango.types.scene import SceneObject
 
+NEGATIVE_IDS = "oracle perception: the semantic frame has negative instance ids"
+
 
 @dataclass
 class VisibleObject:
@@ -48,19 +50,20 @@ def _find_visible(obs: Observation, scene: OracleScene, min_pixels: int) -> list
     """One pass for every object's pixel count and box (`_count_boxes`), then each annotated object's mask and
     point inside its own box only. The point is `region_point`'s to the bit: the median row and column of the
     object's pixels with a valid depth, read from per-row / per-column counts (integers, so the median is
-    exact), at the median valid depth."""
+    exact), at the median valid depth (whose validity is read inside the box only)."""
     if obs.semantic is None:
         raise ValueError("oracle perception needs the semantic sensor (Observation.semantic is None)")
     semantic = np.asarray(obs.semantic)
     objects = scene.objects
     top = max(objects, default=0)
-    if semantic.size and semantic.min() < 0:
-        raise ValueError("oracle perception: the semantic frame has negative instance ids")
     if top <= 0:
+        if semantic.size and semantic.min() < 0:
+            raise ValueError(NEGATIVE_IDS)
         return []
-    valid = _valid_depth(obs)
+    boxes, negative = _count_boxes(semantic, top)
+    if negative:
+        raise ValueError(NEGATIVE_IDS)
     camera = _Camera(obs)
-    boxes = _count_boxes(semantic, top)
     found = []
     for object_id in np.flatnonzero(boxes[:, 0] >= max(min_pixels, 1)).tolist():
         if object_id not in objects:
@@ -69,59 +72,59 @@ def _find_visible(obs: Observation, scene: OracleScene, min_pixels: int) -> list
         window = (slice(row0, row1), slice(col0, col1))
         local = semantic[window] == object_id
         box = np.array([col0, row0, col1, row1], dtype=np.float32)
-        point = camera.point(local, valid[window], row0, col0)
+        point = camera.point(local, row0, col0)
         found.append(VisibleObject(objects[object_id], pixels, box, window, local, point))
     found.sort(key=lambda v: -v.pixels)
     return found
 
 
 @njit(cache=True, nogil=True)
-def _count_boxes(semantic: np.ndarray, top: int) -> np.ndarray:
+def _count_boxes(semantic: np.ndarray, top: int) -> tuple[np.ndarray, bool]:
     """(top + 1, 5) int64: per instance id its pixel count, first row, last row + 1, first column and last
     column + 1 (what `ndimage.find_objects(semantic, max_label=top)` boxes, with the count); a zero count for
-    ids not in the frame. Id 0 and ids above `top` are not counted."""
+    ids not in the frame. Id 0 and ids above `top` are not counted. Also whether any id is negative. Each row is
+    read as runs of one id, so a box is updated once per run, not once per pixel."""
     height, width = semantic.shape
     boxes = np.zeros((top + 1, 5), np.int64)
+    negative = False
     for row in range(height):
-        for col in range(width):
+        col = 0
+        while col < width:
             label = semantic[row, col]
+            start = col
+            col += 1
+            while col < width and semantic[row, col] == label:
+                col += 1
             if label <= 0 or label > top:
+                negative |= label < 0
                 continue
-            box = boxes[label]
-            if box[0] == 0:
-                box[1], box[2], box[3], box[4] = row, row + 1, col, col + 1
+            if boxes[label, 0] == 0:
+                boxes[label, 1], boxes[label, 3], boxes[label, 4] = row, start, col
             else:
-                box[2] = row + 1
-                box[3] = min(box[3], col)
-                box[4] = max(box[4], col + 1)
-            box[0] += 1
-    return boxes
-
-
-def _valid_depth(obs: Observation) -> np.ndarray:
-    """Pixels whose depth is a measurement: finite, positive and short of the far clip (as region_point)."""
-    depth = np.asarray(obs.depth)
-    valid = depth > 0
-    if obs.depth_clip is not None:
-        valid &= depth < obs.depth_clip
-    else:
-        valid &= np.isfinite(depth)
-    return valid
+                boxes[label, 3] = min(boxes[label, 3], start)
+                boxes[label, 4] = max(boxes[label, 4], col)
+            boxes[label, 2] = row + 1
+            boxes[label, 0] += col - start
+    return boxes, negative
 
 
 class _Camera:
-    """`pixel_to_world` of one frame, with the intrinsics and pose read once (the same arithmetic)."""
+    """`pixel_to_world` of one frame, with the intrinsics, pose and depth limit read once (the same arithmetic)."""
 
     def __init__(self, obs: Observation) -> None:
         self.depth = np.asarray(obs.depth)
         self.k = obs.intrinsics()
         self.pose = np.asarray(obs.camera_pose, dtype=np.float64)
+        self.clipped = obs.depth_clip is not None
+        clip = obs.depth_clip if obs.depth_clip is not None else np.inf
+        self.clip = np.result_type(self.depth, clip).type(clip)
+        """The far clip in the type numpy compares `depth < depth_clip` in (value-based casting)."""
 
-    def point(self, local: np.ndarray, valid: np.ndarray, row0: int, col0: int) -> np.ndarray:
-        """World point of the pixels set in both `local` and `valid` (windows whose top-left pixel is (row0,
-        col0)); NaNs if none."""
+    def point(self, local: np.ndarray, row0: int, col0: int) -> np.ndarray:
+        """World point of the pixels set in `local` (a window whose top-left pixel is (row0, col0)) with a valid
+        depth: positive, and short of the far clip (finite when there is none), as region_point; NaNs if none."""
         window = self.depth[row0 : row0 + local.shape[0], col0 : col0 + local.shape[1]]
-        total, v, u, depth_m = _region_medians(local, valid, window)
+        total, v, u, depth_m = _region_medians(local, window, self.clip, self.clipped)
         if total == 0:
             return np.full(3, np.nan)
         v, u = v + row0, u + col0
@@ -133,13 +136,14 @@ class _Camera:
 
 @njit(cache=True, nogil=True)
 def _region_medians(
-    local: np.ndarray, valid: np.ndarray, depth: np.ndarray
+    local: np.ndarray, depth: np.ndarray, clip: np.floating, clipped: bool
 ) -> tuple[int, float, float, float]:
-    """For the pixels set in both `local` and `valid`: their count, the median of their rows and of their
-    columns (numpy's median of integer positions: the middle one, or the mean of the two middle ones) and
-    `median` of their depths (the two middle values summed in the depth's type, then halved in float64);
-    (0, nan, nan, nan) when there is none. One pass: the positions' medians come from per-row and per-column
-    counts, the depths' from partitioning only the region's values."""
+    """For the pixels set in `local` with a valid depth (depth > 0, and depth < clip when `clipped`, else
+    finite): their count, the median of their rows and of their columns (numpy's median of integer positions:
+    the middle one, or the mean of the two middle ones) and `median` of their depths (the two middle values
+    summed in the depth's type, then halved in float64); (0, nan, nan, nan) when there is none. One pass: the
+    positions' medians come from per-row and per-column counts, the depths' from partitioning only the
+    region's values."""
     height, width = local.shape
     in_rows = np.zeros(height, np.int64)
     in_cols = np.zeros(width, np.int64)
@@ -147,10 +151,11 @@ def _region_medians(
     total = 0
     for r in range(height):
         for c in range(width):
-            if local[r, c] and valid[r, c]:
+            d = depth[r, c]
+            if local[r, c] and d > 0 and (d < clip if clipped else np.isfinite(d)):
                 in_rows[r] += 1
                 in_cols[c] += 1
-                values[total] = depth[r, c]
+                values[total] = d
                 total += 1
     if total == 0:
         return 0, np.nan, np.nan, np.nan
