@@ -84,9 +84,9 @@ def _unit_quaternion(q: tuple[float, ...]) -> bool:
 
 def test_stamp_counts_and_layout(dataset: Path) -> None:
     stamp = read_stamp(dataset)
-    assert stamp is not None and stamp["scenes"] == {"val": ["apt_000", "apt_001"], "test": ["apt_test_000"]}
+    assert stamp is not None and stamp["scenes"] == {"val": ["apt_000", "apt_001"], "test": ["apt_test_001"]}
     assert (dataset / "scenes" / "apt_001.annotations.json").is_file()
-    assert (dataset / "scenes" / "apt_test_000.annotations.json").is_file()
+    assert (dataset / "scenes" / "apt_test_001.annotations.json").is_file()
     for split in ("val", "test"):
         counts = stamp["counts"][split]
         for task in ("objectnav", "ovon", "goat", "openeqa"):
@@ -105,9 +105,9 @@ def test_val_and_test_come_from_different_scenes(dataset: Path) -> None:
         test = {e.scene_id for e in loader.load_episodes(dataset / task / "test")}
         assert val and test and not val & test, task
     questions = openeqa.load_episodes(dataset / "openeqa" / "test" / "open-eqa-v0.json")
-    assert {q.scene for q in questions} == {"apt_test_000"}
+    assert {q.scene for q in questions} == {"apt_test_001"}
     val_plan = json.loads((dataset / "scenes" / "apt_000.annotations.json").read_text())["rooms"]
-    test_plan = json.loads((dataset / "scenes" / "apt_test_000.annotations.json").read_text())["rooms"]
+    test_plan = json.loads((dataset / "scenes" / "apt_test_001.annotations.json").read_text())["rooms"]
     assert val_plan != test_plan
 
 
@@ -315,7 +315,7 @@ def test_same_seed_gives_the_same_files_with_any_number_of_workers(tmp_path: Pat
     generate_dataset(tmp_path / "a", config, workers=1)
     generate_dataset(tmp_path / "b", config, workers=2)
     a, b = _decompressed_files(tmp_path / "a"), _decompressed_files(tmp_path / "b")
-    assert "objectnav/test/content/apt_test_000.json.gz" in a
+    assert "objectnav/test/content/apt_test_001.json.gz" in a
     assert a.keys() == b.keys()
     assert [name for name in a if a[name] != b[name]] == []
 

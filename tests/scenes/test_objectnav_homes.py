@@ -7,6 +7,7 @@ import dataclasses
 import gzip
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tango.formats import objectnav
@@ -15,10 +16,13 @@ from tango.scenes.apartment import ApartmentConfig, generate_apartment
 from tango.scenes.datasets.context import build_scene_context
 from tango.scenes.datasets.default import DEFAULT_CONFIG, LARGER_HOMES, PRESETS
 from tango.scenes.datasets.generate import (
+    SPLITS,
     DatasetConfig,
     generate_dataset,
+    objectnav_home_key,
     objectnav_home_seed,
-    scene_seed,
+    split_indices,
+    split_key,
 )
 from tango.scenes.datasets.objectnav import GOAL_CATEGORIES, ObjectNavConfig
 from tango.scenes.datasets.viewpoints import ViewPointConfig
@@ -93,13 +97,31 @@ def test_homes_find_view_points_of_the_goal_categories_only(pair: tuple[Path, Pa
     assert ctx.views and {o.category for o in ctx.goal_objects()} <= GOAL_CATEGORIES  # ... seen by none
 
 
-def test_home_seeds_never_meet_the_shared_scene_seeds() -> None:
-    for seed in (0, 1, 7):
-        shared = {scene_seed(seed, i, split) for split in ("val", "test") for i in range(40)}
-        val = {objectnav_home_seed(seed, i, "val") for i in range(40)}
-        test = {objectnav_home_seed(seed, i, "test") for i in range(40)}
-        assert len(val) == len(test) == 40
-        assert not val & test and not (val | test) & shared
+def _state(entropy: list[int]) -> tuple[int, ...]:
+    return tuple(int(word) for word in np.random.SeedSequence(entropy).generate_state(4))
+
+
+def _states(key: list[int]) -> list[tuple[int, ...]]:
+    """The states of a key and of the streams the writers append to it (1-9)."""
+    return [_state(key)] + [_state([*key, stream]) for stream in range(1, 10)]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7])
+def test_no_home_or_home_stream_is_a_shared_scene_or_stream(seed: int) -> None:
+    """Keys compared as numpy sees them (SeedSequence pads entropy with zeros): no ObjectNav home or stream of
+    one draws the state of a shared scene, a shared scene's stream, or another home or home stream."""
+    indices = split_indices(DatasetConfig(num_scenes=16, test_scenes=16, seed=seed))
+    shared = {
+        state for split in SPLITS for i in indices[split] for state in _states(split_key(seed, split, i))
+    }
+    homes: dict[tuple[int, ...], str] = {}
+    for split in SPLITS:
+        for index in range(16):
+            for stream, state in enumerate(_states(objectnav_home_key(seed, split, index))):
+                name = f"{split} home {index} stream {stream}"
+                assert state not in shared, f"{name} is a shared scene's state"
+                assert state not in homes, f"{name} repeats {homes[state]}"
+                homes[state] = name
 
 
 def test_the_objectnav_homes_preset_draws_hm3d_sized_homes_for_objectnav_alone() -> None:

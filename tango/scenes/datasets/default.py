@@ -3,10 +3,9 @@
 The cache root is `cache_dir`, else `$TANGO_CACHE`, else `~/.cache/tango`; the dataset lives in
 `{root}/synthetic-v3`: HM3D-sized homes (`apartment.HM3D_SIZED`), episode starts whose geodesic distances
 follow HM3D ObjectNav val_mini's, open-vocabulary OVON goal names, and a val split (dev) beside a test split
-(from other seeds, but test home apt_test_000 is val home apt_001: generate.TEST_STREAM; the one reported
-figures come from). It is reused when its dataset.json stamp matches the default configuration and the
-generator code version (a hash of the sources that decide the content), and regenerated (atomically, replacing
-the old folder only once the new one is complete) otherwise. A lock file beside it lets concurrent first uses
+(from other seeds; the one reported figures come from). It is reused when its dataset.json stamp matches the
+default configuration and the generator code version (a hash of the sources that decide the content), and
+regenerated (atomically, replacing the old folder only once the new one is complete) otherwise. A lock file beside it lets concurrent first uses
 (e.g. several evaluation workers) generate it once. ObjectNav's episodes are drawn in the shared homes; the
 `objectnav-homes` preset (ObjectNav in homes of its own) was tried for issue 22 and is not the default.
 """

@@ -1,9 +1,10 @@
 """Write a synthetic dataset: procedural scenes plus ObjectNav, OVON, GOAT, OpenEQA and PointNav files in their
 published formats, into a temporary folder that is renamed into place only when complete.
 
-Two splits from their own scene seeds: `val` (dev: tune here; scenes apt_000, apt_001, ...) and `test` (report
-here; scenes apt_test_000, ...; apt_test_000 is apt_001's home, see TEST_STREAM). Layout under the output folder (episodes' scene_id is "apt_000.glb", relative
-to scenes/, so habitat-lab's `dataset.scenes_dir` is `OUT/scenes`), for SPLIT in val, test:
+Two splits from disjoint scene seeds: `val` (dev: tune here; scenes apt_000, apt_001, ...) and `test` (report
+here; scenes apt_test_001, ..., see FIRST_TEST_INDEX). Layout under the output folder (episodes' scene_id is
+"apt_000.glb", relative to scenes/, so habitat-lab's `dataset.scenes_dir` is `OUT/scenes`), for SPLIT in val,
+test:
 
     dataset.json                                  stamp: format, seed, scenes and counts per split (written last)
     scenes/apt_000.glb, apt_000.annotations.json  the scenes (tango-scene/1 annotations)
@@ -53,15 +54,17 @@ LOG = logging.getLogger(__name__)
 
 SPLITS = ("val", "test")
 TEST_STREAM = 1
-"""Seeds of test scenes and episodes are SeedSequence([seed, TEST_STREAM, index, ...]), the val ones
-SeedSequence([seed, index, ...]). SeedSequence pads entropy with zeros, so the lengths do not keep them apart:
-test scene 0 ([seed, 1, 0]) is val scene 1 ([seed, 1]), the same home (their episodes' streams differ). Kept
-as it is, because changing it changes every benchmark's test files (BENCHMARKS, synthetic-v3)."""
+"""Seeds of test scenes and episodes are SeedSequence([seed, TEST_STREAM, index, ...]), val ones
+SeedSequence([seed, index, ...])."""
+FIRST_TEST_INDEX = 1
+"""Test scenes are numbered from 1 (apt_test_001, ...): numpy pads entropy shorter than four words with zeros, so
+test index 0's key [seed, 1, 0] is val scene 1's [seed, 1], the same home in both splits (as it was until stop
+32). From index 1 on, no scene key or scene stream key of one split equals one of the other."""
 
 OBJECTNAV_HOMES_TAG = 1022
-"""ObjectNav's own homes are SeedSequence([seed, OBJECTNAV_HOMES_TAG, 0 val | 1 test, index]): SeedSequence
-pads entropy with zeros ([0, 1] and [0, 1, 0] are one seed), so the tag, not the length, keeps them apart from
-the shared scenes' keys (which would need a scene index of 1022 to meet it)."""
+"""ObjectNav's own homes are SeedSequence([seed, OBJECTNAV_HOMES_TAG, 0 val | 1 test, index]): the tag, not the
+length (numpy pads entropy with zeros), keeps them apart from the shared scenes' keys, which would need a scene
+index of 1022 to meet it (tests/scenes/test_objectnav_homes.py checks keys and streams)."""
 
 SceneWriter = Callable[[Path, str, int], None]
 """Writes `{dir}/{scene_id}.glb` and `{dir}/{scene_id}.annotations.json` for a seed."""
@@ -124,11 +127,20 @@ def objectnav_home_ids(config: DatasetConfig) -> dict[str, list[str]]:
     }
 
 
-def split_scene_ids(config: DatasetConfig) -> dict[str, list[str]]:
-    """Scene ids per split: apt_000... (val) and apt_test_000... (test)."""
+def split_indices(config: DatasetConfig) -> dict[str, list[int]]:
+    """The key indices of each split's scenes: 0... for val, FIRST_TEST_INDEX... for test."""
     return {
-        "val": [f"apt_{i:03d}" for i in range(config.num_scenes)],
-        "test": [f"apt_test_{i:03d}" for i in range(config.test_scenes)],
+        "val": list(range(config.num_scenes)),
+        "test": list(range(FIRST_TEST_INDEX, FIRST_TEST_INDEX + config.test_scenes)),
+    }
+
+
+def split_scene_ids(config: DatasetConfig) -> dict[str, list[str]]:
+    """Scene ids per split, named by key index: apt_000... (val) and apt_test_001... (test)."""
+    indices = split_indices(config)
+    return {
+        "val": [f"apt_{i:03d}" for i in indices["val"]],
+        "test": [f"apt_test_{i:03d}" for i in indices["test"]],
     }
 
 
@@ -200,13 +212,14 @@ def _write_dataset(
     scenes_dir.mkdir(parents=True)
     counts: dict[str, dict[str, int]] = {}
     scene_ids, home_ids = split_scene_ids(config), objectnav_home_ids(config)
+    indices = split_indices(config)
     home_writer = functools.partial(apartment_scene_writer, config=config.objectnav.homes)
     jobs = [
         _SceneJob(
             scenes_dir, scene_id, scene_seed(config.seed, index, split), config.view_points, scene_writer
         )
         for split in SPLITS
-        for index, scene_id in enumerate(scene_ids[split])
+        for index, scene_id in zip(indices[split], scene_ids[split])
     ] + [
         _SceneJob(
             scenes_dir,
@@ -223,7 +236,7 @@ def _write_dataset(
     for split in SPLITS:
         if scene_ids[split]:
             scenes = itertools.islice(contexts, len(scene_ids[split]))
-            counts[split] = _write_split(root, split, scenes, config)
+            counts[split] = _write_split(root, split, zip(indices[split], scenes), config)
     for split in SPLITS:
         if home_ids[split]:
             homes = itertools.islice(contexts, len(home_ids[split]))
@@ -306,12 +319,13 @@ class _TextRecords:
 
 
 def _write_split(
-    root: Path, split: str, contexts: Iterable[SceneContext], config: DatasetConfig
+    root: Path, split: str, contexts: Iterable[tuple[int, SceneContext]], config: DatasetConfig
 ) -> dict[str, int]:
-    """Write every benchmark's files of one split from its scenes' contexts; returns its episode counts."""
+    """Write every benchmark's files of one split from its scenes' (key index, context); returns its episode
+    counts."""
     counts = {"objectnav": 0, "ovon": 0, "goat": 0, "goat_subtasks": 0, "openeqa": 0, "pointnav": 0}
     text = _TextRecords(openeqa.SceneQuestions({"heldout": [], "train": []}, {}, {}), {})
-    for index, ctx in enumerate(contexts):
+    for index, ctx in contexts:
         _write_scene(root, split, ctx, config, index, counts, text)
     for name, header in (
         ("objectnav", objectnav.split_header()),
