@@ -43,7 +43,10 @@ class PrimitiveSpec:
     loop); `ends_search` marks a primitive whose call ends the enclosing search loop (e.g. `stop`);
     `ends_program` one whose call ends the program, its result being the program's return value;
     `evaluates` one whose string argument the interpreter evaluates in the language's subset (TANGO's
-    `eval`); `compat` one accepted in programs (TANGO's names) but not offered in the prompt.
+    `eval`); `compat` one accepted in programs (TANGO's names) but not offered in the prompt. `tasks`, when
+    not empty, names the only tasks whose prompt and grammar offer it (accepted in every program of the
+    toolbox, like a compat one): a step one task's programs need can be shown to the model there without
+    changing the prompts, grammars and cached programs of the toolbox's other tasks.
     """
 
     name: str
@@ -57,6 +60,11 @@ class PrimitiveSpec:
     ends_program: bool = False
     evaluates: bool = False
     compat: bool = False
+    tasks: frozenset[str] = frozenset()
+
+    def offered(self, task: str | None = None) -> bool:
+        """Whether the prompt and grammar of `task` (None: of no task in particular) offer this primitive."""
+        return not self.compat and (not self.tasks or task in self.tasks)
 
     @property
     def min_args(self) -> int:
@@ -109,12 +117,12 @@ class Toolbox:
             )
         self.primitives[spec.name] = spec
 
-    def api_text(self) -> str:
-        """The API section of the prompt: one signature and summary per primitive, then the inputs."""
+    def api_text(self, task: str | None = None) -> str:
+        """The API section of `task`'s prompt: each offered primitive's signature and summary, then inputs."""
         lines = [
             f"{spec.signature()}\n    {spec.summary()}"
             for spec in sorted(self.primitives.values(), key=_order)
-            if not spec.compat
+            if spec.offered(task)
         ]
         text = "\n".join(lines)
         if self.inputs:
@@ -177,6 +185,7 @@ def build_spec(
     ends_program: bool = False,
     evaluates: bool = False,
     compat: bool = False,
+    tasks: tuple[str, ...] = (),
 ) -> PrimitiveSpec:
     """Describe `func` as a primitive; its first parameter must be the context (`ctx`)."""
     signature = inspect.signature(func)
@@ -218,6 +227,7 @@ def build_spec(
         ends_program=ends_program,
         evaluates=evaluates,
         compat=compat,
+        tasks=frozenset(tasks),
     )
 
 
@@ -239,6 +249,7 @@ def primitive(
     ends_program: bool = False,
     evaluates: bool = False,
     compat: bool = False,
+    tasks: tuple[str, ...] = (),
 ) -> Callable[[F], F]: ...
 
 
@@ -252,15 +263,19 @@ def primitive(
     ends_program: bool = False,
     evaluates: bool = False,
     compat: bool = False,
+    tasks: tuple[str, ...] = (),
 ) -> Any:
     """Register a function as a program primitive: `@primitive` or `@primitive(toolbox="graphnav")`.
 
     The function's first parameter is the episode's AgentContext; the remaining parameters, their type
-    annotations and the docstring's first paragraph are what the LLM sees in the prompt.
+    annotations and the docstring's first paragraph are what the LLM sees in the prompt (of every task, or of
+    `tasks` only).
     """
 
     def register(target: Callable[..., Any]) -> Callable[..., Any]:
-        spec = build_spec(target, toolbox, name, explores, ends_search, ends_program, evaluates, compat)
+        spec = build_spec(
+            target, toolbox, name, explores, ends_search, ends_program, evaluates, compat, tasks
+        )
         REGISTRY.toolbox(toolbox).add(spec)
         return target
 

@@ -3,9 +3,10 @@
 A local model decoded under it (llama.cpp grammar sampling) can only write text of the language's subset:
 statements the parser accepts (assignment to a plain name, if/elif/else, while, for over an expression, break,
 continue, return, pass), nested up to `max_depth` blocks of four spaces, TANGO's `# ...` comments, and calls of
-the toolbox's offered primitives and the builtins with an argument count their signatures allow. Names that
-are not called are any identifier without a leading underscore; that a name is assigned before it is read is
-left to the parser (no context-free grammar can say it), so extraction and repair stay behind the grammar.
+the toolbox's primitives offered to the task (`@primitive(tasks=...)`) and the builtins with an argument count
+their signatures allow. Names that are not called are any identifier without a leading underscore; that a name
+is assigned before it is read is left to the parser (no context-free grammar can say it), so extraction and
+repair stay behind the grammar.
 `max_lines` bounds the statements of the top-level block, so a model that would repeat a block forever stops.
 """
 
@@ -73,11 +74,13 @@ def _rule_name(name: str) -> str:
     return "p-" + name.replace("_", "-")
 
 
-def _calls(box: Toolbox) -> list[str]:
-    """One rule per offered primitive and per builtin, then `call` choosing among them."""
+def _calls(box: Toolbox, task: str | None) -> list[str]:
+    """One rule per primitive offered to `task` and per builtin, then `call` choosing among them."""
     rules, names = [], []
     builtins = {f"b-{n}": (n, b.min_args, b.max_args) for n, b in BUILTINS.items() if b.offered}
-    primitives = {s.name: (s.name, s.min_args, s.max_args) for s in box.primitives.values() if not s.compat}
+    primitives = {
+        s.name: (s.name, s.min_args, s.max_args) for s in box.primitives.values() if s.offered(task)
+    }
     for key, (name, low, high) in sorted({**primitives, **builtins}.items()):
         rule = _rule_name(key)
         names.append(rule)
@@ -122,13 +125,15 @@ def _statements(depth: int) -> list[str]:
     return rules
 
 
-def program_grammar(toolbox: str | Toolbox, config: GrammarConfig | None = None) -> str:
-    """The GBNF text of the language over `toolbox` (root rule `root`)."""
+def program_grammar(
+    toolbox: str | Toolbox, config: GrammarConfig | None = None, task: str | None = None
+) -> str:
+    """The GBNF text of the language over `toolbox` as `task`'s prompt offers it (root rule `root`)."""
     box = toolbox if isinstance(toolbox, Toolbox) else get_toolbox(toolbox)
     config = config or GrammarConfig()
     rules = [
         f'{ROOT} ::= (comment "\\n")* stmt-0-0 ("\\n"? line-0-0){{0,{config.max_lines - 1}}}',
         *_statements(config.max_depth),
-        *_calls(box),
+        *_calls(box, task),
     ]
     return "\n".join(rules) + "\n" + _EXPRESSIONS.strip() + "\n"

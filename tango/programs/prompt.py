@@ -1,7 +1,10 @@
 """The prompt an LLM sees: a toolbox's system text with its generated API section, plus in-context examples.
 
 Prompt files live in the repository's prompts/ folder (one folder per toolbox); the API section comes from
-the primitive registry, so a new primitive shows up without editing any prompt file.
+the primitive registry, so a new primitive shows up without editing any prompt file. A task sees the
+primitives offered to it (`@primitive(tasks=...)`), and a task with its own examples file
+(`prompts/<toolbox>/<task>/examples.txt`) gets those examples instead of the toolbox's: ObjectNav's prompt
+shows `verify()` and searches that call it, while the toolbox's other tasks keep the shared prompt.
 """
 
 from __future__ import annotations
@@ -40,11 +43,15 @@ class Example:
 
 @dataclass(frozen=True)
 class Prompt:
-    """The system text (with the API) and the examples for one toolbox; `digest` keys the program cache."""
+    """The system text (with the API) and the examples for one toolbox; `digest` keys the program cache.
+
+    `task` (empty: none in particular) decides which primitives the decoding grammar offers, as it decided
+    the API section; the digest hashes only the text, so a task whose text is the toolbox's keeps its cache."""
 
     toolbox: str
     system: str
     examples: tuple[Example, ...]
+    task: str = ""
 
     @property
     def examples_text(self) -> str:
@@ -67,7 +74,7 @@ class Prompt:
 
     def with_examples(self, examples: tuple[Example, ...]) -> Prompt:
         """The same system text with other examples (its digest, and so its cache key, changes with them)."""
-        return Prompt(self.toolbox, self.system, examples)
+        return Prompt(self.toolbox, self.system, examples, self.task)
 
     def text(self, instruction: str) -> str:
         """The same content as one plain text in the paper's form (for completion models without a chat template)."""
@@ -108,12 +115,18 @@ def parse_examples(text: str, source: str) -> tuple[Example, ...]:
     return tuple(examples)
 
 
-def build_prompt(toolbox: str | Toolbox, prompts_dir: str | Path | None = None) -> Prompt:
-    """The prompt of a toolbox from its prompt files and its registered primitives."""
+def build_prompt(
+    toolbox: str | Toolbox, prompts_dir: str | Path | None = None, task: str | None = None
+) -> Prompt:
+    """The prompt of a toolbox from its prompt files and its registered primitives, as `task` sees it: the
+    primitives offered to it, and its own examples file (in a folder named after it next to the toolbox's) if
+    there is one."""
     box = toolbox if isinstance(toolbox, Toolbox) else get_toolbox(toolbox)
     root = Path(prompts_dir) if prompts_dir else PROMPTS_DIR
     system_path = root / (box.system_prompt_path or f"{box.name}/system.txt")
     examples_path = root / (box.examples_path or f"{box.name}/examples.txt")
+    if task and (examples_path.parent / task / examples_path.name).is_file():
+        examples_path = examples_path.parent / task / examples_path.name
     for path in (system_path, examples_path):
         if not path.is_file():
             raise PromptError(f"prompt file {path} for toolbox {box.name!r} does not exist")
@@ -122,10 +135,11 @@ def build_prompt(toolbox: str | Toolbox, prompts_dir: str | Path | None = None) 
         raise PromptError(
             f"{system_path}: the system prompt must contain {API_PLACEHOLDER} where the API goes"
         )
-    system = system.replace(API_PLACEHOLDER, box.api_text()).strip() + "\n"
+    system = system.replace(API_PLACEHOLDER, box.api_text(task)).strip() + "\n"
     examples = parse_examples(examples_path.read_text(encoding="utf-8"), str(examples_path))
-    return Prompt(box.name, system, examples)
+    return Prompt(box.name, system, examples, task or "")
 
 
 def prompt_for_task(task: str, prompts_dir: str | Path | None = None) -> Prompt:
-    return build_prompt(toolbox_for_task(task), prompts_dir)
+    """The prompt the model sees for `task`: its toolbox's, with the primitives and examples of the task."""
+    return build_prompt(toolbox_for_task(task), prompts_dir, task)

@@ -7,6 +7,7 @@ import pytest
 from tango.primitives import REGISTRY, RegistryError, define_input, get_toolbox, isolated, primitive
 from tango.primitives.context import AgentContext
 from tango.programs import Interpreter, ProgramError, parse
+from tango.programs.grammar import program_grammar
 from tango.programs.prompt import build_prompt
 
 
@@ -86,3 +87,37 @@ def test_registration_errors_are_explicit():
 
     with pytest.raises(RegistryError, match="no primitives registered for toolbox 'nothing'"):
         get_toolbox("nothing")
+
+
+def test_a_primitive_offered_to_some_tasks_only_is_in_their_prompt_and_grammar_and_parses_everywhere(
+    tmp_path,
+):
+    with isolated():
+
+        @primitive(toolbox="maze")
+        def move(ctx, direction: str) -> bool:
+            """Move one cell in a direction."""
+            return True
+
+        @primitive(toolbox="maze", tasks=("escape",))
+        def peek(ctx, direction: str) -> bool:
+            """Whether the cell in a direction is free, without moving."""
+            return True
+
+        box = get_toolbox("maze")
+        assert box.get("peek").offered("escape") and not box.get("peek").offered("visit")
+        assert not box.get("peek").offered() and box.get("move").offered("visit")
+        (tmp_path / "maze" / "escape").mkdir(parents=True)
+        (tmp_path / "maze" / "system.txt").write_text("Mazes.\n{api}\n")
+        (tmp_path / "maze" / "examples.txt").write_text("Question: go left\nProgram:\nmove('left')\n")
+        (tmp_path / "maze" / "escape" / "examples.txt").write_text(
+            "Question: leave\nProgram:\nif peek('left'):\n    move('left')\n"
+        )
+        escape, visit, plain = (build_prompt("maze", tmp_path, task) for task in ("escape", "visit", None))
+        assert "peek(direction: str) -> bool" in escape.system and "peek(" in escape.examples_text
+        assert "peek" not in visit.system + visit.examples_text
+        assert (visit.system, visit.examples, visit.digest) == (plain.system, plain.examples, plain.digest)
+        assert '"peek("' in program_grammar("maze", task="escape")
+        assert '"peek("' not in program_grammar("maze", task="visit")
+        assert program_grammar("maze", task="visit") == program_grammar("maze")
+        assert parse("peek('up')\n", toolbox="maze").source == "peek('up')\n"

@@ -112,13 +112,13 @@ class LLMProgramGenerator(ProgramGenerator):
             prompt = prompt.with_examples(chosen)
         return prompt
 
-    def settings(self, toolbox: str) -> str:
+    def settings(self, prompt: Prompt) -> str:
         """What besides the prompt decides the reply, for the program cache's key: the grammar (its text's
         hash), the check, repairs and the backend's sampling settings. A cache filled under other settings
         (no grammar, another seed) then misses instead of standing in for this configuration's programs."""
         grammar = "off"
         if self.grammar:
-            grammar = hashlib.sha256(self._grammar(toolbox).encode()).hexdigest()[:12]
+            grammar = hashlib.sha256(self._grammar(prompt).encode()).hexdigest()[:12]
         backend = getattr(self.backend, "config", None)
         sampling = [
             f"{name}={getattr(backend, name)}"
@@ -128,10 +128,12 @@ class LLMProgramGenerator(ProgramGenerator):
         fixed = [f"grammar={grammar}", f"check={self.check is not None}", f"attempts={self.max_attempts}"]
         return ";".join([*fixed, f"repair={self.repair_temperature}", *sampling])
 
-    def _grammar(self, toolbox: str) -> str:
-        if toolbox not in self._grammars:
-            self._grammars[toolbox] = program_grammar(toolbox)
-        return self._grammars[toolbox]
+    def _grammar(self, prompt: Prompt) -> str:
+        """The program grammar of the prompt's toolbox with the primitives its task offers (one per task)."""
+        key = f"{prompt.toolbox}/{prompt.task}"
+        if key not in self._grammars:
+            self._grammars[key] = program_grammar(prompt.toolbox, task=prompt.task or None)
+        return self._grammars[key]
 
     def reply_budget(self, prompt: Prompt, instruction: str) -> int:
         """The most tokens a reply to `instruction` may take: per goal, half the characters of the prompt's
@@ -148,9 +150,7 @@ class LLMProgramGenerator(ProgramGenerator):
         if len(parts) > 1:
             return self._fill(task, instruction, parts)
         prompt = self.prompt(task, instruction)
-        key = cache_key(
-            self.name, self.model, f"{prompt.digest}|{self.settings(prompt.toolbox)}", instruction
-        )
+        key = cache_key(self.name, self.model, f"{prompt.digest}|{self.settings(prompt)}", instruction)
         cached = self.cache.get(key) if self.cache is not None else None
         if cached is not None:
             cached.task, cached.cached = task, True
@@ -220,7 +220,7 @@ class LLMProgramGenerator(ProgramGenerator):
             if attempt > 0:
                 options["temperature"] = self.repair_temperature
         if self.grammar:
-            options["grammar"] = self._grammar(prompt.toolbox)
+            options["grammar"] = self._grammar(prompt)
         response = self.backend.complete(messages, **options)
         return (
             Attempt(

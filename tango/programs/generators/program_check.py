@@ -118,10 +118,11 @@ def settled_search(program: Program) -> Program | None:
         return None
 
 
-OBJECT_TAKERS = ("is_found",)
+OBJECT_TAKERS = ("is_found", "verify")
 """Primitives whose argument is detected objects: given a text, they fail when the line runs (found in a run:
-`if is_found('counter'):` ended a GOAT episode program at its seventh goal). Not navigate_to: graphnav's takes a
-node name."""
+`if is_found('counter'):` ended a GOAT episode program at its seventh goal; ObjectNav's prompt offers
+`verify(detect('chair'))`, whose shortened `verify('chair')` fails the same way). Not navigate_to: graphnav's
+takes a node name."""
 
 
 def _text_argument(call: ast.Call) -> bool:
