@@ -25,7 +25,10 @@ def _parser() -> argparse.ArgumentParser:
         "--preset",
         choices=sorted(PRESETS),
         default=DEFAULT_NAME,
-        help=f"the dataset configuration (default {DEFAULT_NAME}; synthetic-v2: the previous default's apartments)",
+        help=(
+            f"the dataset configuration (default {DEFAULT_NAME}; synthetic-v2: the previous default's apartments;"
+            " objectnav-homes: the default with ObjectNav in homes of its own, a trial of issue 22)"
+        ),
     )
     gen.add_argument(
         "--scenes", type=int, default=None, help="apartments of the val split (default: the preset's)"

@@ -92,8 +92,10 @@ def build_scene_context(
     scene_file: str,
     config: ViewPointConfig,
     ctx: moderngl.Context | None = None,
+    categories: frozenset[str] | None = None,
 ) -> SceneContext:
-    """Load the scene, build its navigability grid and find the view points of every annotated instance."""
+    """Load the scene, build its navigability grid and find the view points of every annotated instance, or of
+    the instances of `categories` only (a benchmark that needs no others: rendering is most of the time)."""
     scene = load_scene(glb_path, require_annotations=True)
     annotations = scene.annotations
     assert annotations is not None
@@ -102,6 +104,8 @@ def build_scene_context(
     try:
         views = {}
         for obj in annotations.objects:
+            if categories is not None and obj.category not in categories:
+                continue
             found = find_view_points(grid, renderer, obj, config)
             if found:
                 views[obj.id] = found

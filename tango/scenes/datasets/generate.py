@@ -2,8 +2,9 @@
 published formats, into a temporary folder that is renamed into place only when complete.
 
 Two splits from disjoint scene seeds: `val` (dev: tune here; scenes apt_000, apt_001, ...) and `test` (report
-here; scenes apt_test_000, ...). Layout under the output folder (episodes' scene_id is "apt_000.glb", relative
-to scenes/, so habitat-lab's `dataset.scenes_dir` is `OUT/scenes`), for SPLIT in val, test:
+here; scenes apt_test_001, ..., see FIRST_TEST_INDEX). Layout under the output folder (episodes' scene_id is
+"apt_000.glb", relative to scenes/, so habitat-lab's `dataset.scenes_dir` is `OUT/scenes`), for SPLIT in val,
+test:
 
     dataset.json                                  stamp: format, seed, scenes and counts per split (written last)
     scenes/apt_000.glb, apt_000.annotations.json  the scenes (tango-scene/1 annotations)
@@ -14,6 +15,10 @@ to scenes/, so habitat-lab's `dataset.scenes_dir` is `OUT/scenes`), for SPLIT in
       (goat/SPLIT/description_facts.json: what each lang_desc states, for evaluation code)
     openeqa/SPLIT/open-eqa-v0.json (held-out wording), open-eqa-train.json (training wording),
       episode_starts.json, question_facts.json (ours: start poses; what each question asks)
+
+When `objectnav.homes` is set, ObjectNav's episodes come from homes of its own instead (scenes/objnav_000...,
+objnav_test_000...; view points of its goal categories only), so its homes can change while the other
+benchmarks' files stay as they are.
 """
 
 from __future__ import annotations
@@ -56,6 +61,11 @@ FIRST_TEST_INDEX = 1
 test index 0's key [seed, 1, 0] is val scene 1's [seed, 1], the same home in both splits (as it was until stop
 32). From index 1 on, no scene key or scene stream key of one split equals one of the other."""
 
+OBJECTNAV_HOMES_TAG = 1022
+"""ObjectNav's own homes are SeedSequence([seed, OBJECTNAV_HOMES_TAG, 0 val | 1 test, index]): the tag, not the
+length (numpy pads entropy with zeros), keeps them apart from the shared scenes' keys, which would need a scene
+index of 1022 to meet it (tests/scenes/test_objectnav_homes.py checks keys and streams)."""
+
 SceneWriter = Callable[[Path, str, int], None]
 """Writes `{dir}/{scene_id}.glb` and `{dir}/{scene_id}.annotations.json` for a seed."""
 
@@ -95,6 +105,26 @@ def split_key(seed: int, split: str, index: int) -> list[int]:
 def scene_seed(seed: int, index: int, split: str = "val") -> int:
     """The apartment seed of scene `index` of a split of a dataset with `seed` (independent streams per scene)."""
     return int(np.random.SeedSequence(split_key(seed, split, index)).generate_state(1)[0])
+
+
+def objectnav_home_seed(seed: int, index: int, split: str) -> int:
+    """The apartment seed of ObjectNav's own home `index` of a split (its key: OBJECTNAV_HOMES_TAG)."""
+    return int(np.random.SeedSequence(objectnav_home_key(seed, split, index)).generate_state(1)[0])
+
+
+def objectnav_home_key(seed: int, split: str, index: int) -> list[int]:
+    """The entropy of ObjectNav's own home `index` of `split` (its episodes draw from [*key, 1])."""
+    return [seed, OBJECTNAV_HOMES_TAG, SPLITS.index(split), index]
+
+
+def objectnav_home_ids(config: DatasetConfig) -> dict[str, list[str]]:
+    """ObjectNav's own homes per split (none without `objectnav.homes`): objnav_000... and objnav_test_000..."""
+    if config.objectnav.homes is None:
+        return {"val": [], "test": []}
+    return {
+        "val": [f"objnav_{i:03d}" for i in range(config.objectnav.val_homes)],
+        "test": [f"objnav_test_{i:03d}" for i in range(config.objectnav.test_homes)],
+    }
 
 
 def split_indices(config: DatasetConfig) -> dict[str, list[int]]:
@@ -181,24 +211,44 @@ def _write_dataset(
     scenes_dir = root / "scenes"
     scenes_dir.mkdir(parents=True)
     counts: dict[str, dict[str, int]] = {}
-    scene_ids = split_scene_ids(config)
+    scene_ids, home_ids = split_scene_ids(config), objectnav_home_ids(config)
     indices = split_indices(config)
+    home_writer = functools.partial(apartment_scene_writer, config=config.objectnav.homes)
     jobs = [
-        _SceneJob(scenes_dir, scene_id, scene_seed(config.seed, index, split), config.view_points)
+        _SceneJob(
+            scenes_dir, scene_id, scene_seed(config.seed, index, split), config.view_points, scene_writer
+        )
         for split in SPLITS
         for index, scene_id in zip(indices[split], scene_ids[split])
+    ] + [
+        _SceneJob(
+            scenes_dir,
+            home_id,
+            objectnav_home_seed(config.seed, index, split),
+            config.view_points,
+            home_writer,
+            objectnav.GOAL_CATEGORIES,
+        )
+        for split in SPLITS
+        for index, home_id in enumerate(home_ids[split])
     ]
-    contexts = _scene_contexts(jobs, scene_writer, workers)
+    contexts = _scene_contexts(jobs, workers)
     for split in SPLITS:
         if scene_ids[split]:
             scenes = itertools.islice(contexts, len(scene_ids[split]))
             counts[split] = _write_split(root, split, zip(indices[split], scenes), config)
+    for split in SPLITS:
+        if home_ids[split]:
+            homes = itertools.islice(contexts, len(home_ids[split]))
+            split_counts = counts.setdefault(split, {"objectnav": 0})
+            split_counts["objectnav"] = _write_objectnav_homes(root, split, homes, config)
     stamp = {
         "format": FORMAT,
         "generator_version": generator_version(),
         "seed": config.seed,
         "num_scenes": config.num_scenes,
         "scenes": scene_ids,
+        "objectnav_homes": home_ids,
         "counts": counts,
         "config": asdict(config),
         "generation_seconds": round(time.perf_counter() - began, 2),
@@ -209,15 +259,18 @@ def _write_dataset(
 
 @dataclass(frozen=True)
 class _SceneJob:
-    """One scene to write and prepare: where, its id and seed, and the view-point settings."""
+    """One scene to write and prepare: where, its id and seed, the view-point settings, what writes it and the
+    categories whose view points are found (None: all)."""
 
     scenes_dir: Path
     scene_id: str
     seed: int
     view_points: ViewPointConfig
+    writer: SceneWriter
+    categories: frozenset[str] | None = None
 
 
-def _scene_contexts(jobs: list[_SceneJob], scene_writer: SceneWriter, workers: int) -> Iterator[SceneContext]:
+def _scene_contexts(jobs: list[_SceneJob], workers: int) -> Iterator[SceneContext]:
     """The jobs' scene contexts in job order. Writing a scene and finding its view points (most of the time, all
     rendering) runs in `workers` processes of their own, each with its own GL context, while the caller writes
     the benchmark files of the scenes already done; one worker (or one scene) runs in this process."""
@@ -225,7 +278,7 @@ def _scene_contexts(jobs: list[_SceneJob], scene_writer: SceneWriter, workers: i
         gl = create_gl_context()
         try:
             for job in jobs:
-                yield _prepare_scene(job, scene_writer, gl)
+                yield _prepare_scene(job, gl)
         finally:
             gl.release()
         return
@@ -233,14 +286,28 @@ def _scene_contexts(jobs: list[_SceneJob], scene_writer: SceneWriter, workers: i
         "spawn"
     )  # a fresh process: no GL or EGL state inherited from this one
     with ProcessPoolExecutor(min(workers, len(jobs)), mp_context=spawn, initializer=pin_threads) as pool:
-        yield from pool.map(_prepare_scene, jobs, [scene_writer] * len(jobs))
+        yield from pool.map(_prepare_scene, jobs)
 
 
-def _prepare_scene(job: _SceneJob, scene_writer: SceneWriter, gl: Any = None) -> SceneContext:
+def _prepare_scene(job: _SceneJob, gl: Any = None) -> SceneContext:
     """Write one scene and build its context (navigability, view points); `gl` None: a context of its own."""
-    scene_writer(job.scenes_dir, job.scene_id, job.seed)
+    job.writer(job.scenes_dir, job.scene_id, job.seed)
     glb = job.scenes_dir / f"{job.scene_id}.glb"
-    return build_scene_context(glb, f"{job.scene_id}.glb", job.view_points, gl)
+    return build_scene_context(glb, f"{job.scene_id}.glb", job.view_points, gl, job.categories)
+
+
+def _write_objectnav_homes(
+    root: Path, split: str, contexts: Iterable[SceneContext], config: DatasetConfig
+) -> int:
+    """Write ObjectNav's files of its own homes of one split (the split file too); returns its episode count."""
+    write_json_gz(root / "objectnav" / split / f"{split}.json.gz", objectnav.split_header())
+    count = 0
+    for index, ctx in enumerate(contexts):
+        rng = np.random.default_rng([*objectnav_home_key(config.seed, split, index), 1])
+        data = objectnav.scene_content(ctx, rng, config.objectnav, count)
+        write_json_gz(root / "objectnav" / split / f"content/{ctx.scene_id}.json.gz", data)
+        count += len(data["episodes"])
+    return count
 
 
 @dataclass
@@ -294,9 +361,10 @@ def _write_scene(
         return np.random.default_rng([*key, stream])
 
     content = f"content/{ctx.scene_id}.json.gz"
-    data = objectnav.scene_content(ctx, rng(1), config.objectnav, counts["objectnav"])
-    write_json_gz(root / "objectnav" / split / content, data)
-    counts["objectnav"] += len(data["episodes"])
+    if config.objectnav.homes is None:
+        data = objectnav.scene_content(ctx, rng(1), config.objectnav, counts["objectnav"])
+        write_json_gz(root / "objectnav" / split / content, data)
+        counts["objectnav"] += len(data["episodes"])
     data = ovon.scene_content(ctx, rng(2), config.ovon, counts["ovon"])
     write_json_gz(root / "ovon" / split / content, data)
     counts["ovon"] += len(data["episodes"])

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from tango.formats.nav_episodes import goal_json, goals_key, object_goal_episode_json
+from tango.scenes.apartment import ApartmentConfig
 from tango.scenes.datasets.context import SceneContext
 from tango.scenes.datasets.starts import episode_start, scene_targets
 
@@ -21,6 +22,8 @@ HM3D_CATEGORIES = {
     "sofa": "couch",
 }
 CATEGORY_TO_TASK_ID = {name: index for index, name in enumerate(HM3D_CATEGORIES)}
+GOAL_CATEGORIES = frozenset(HM3D_CATEGORIES.values())
+"""The apartment categories ObjectNav's episodes need view points of (its own homes find no others)."""
 
 
 @dataclass(frozen=True)
@@ -28,12 +31,17 @@ class ObjectNavConfig:
     """How many episodes per scene and how far their starts are from the goals: `start_distances` names the
     reference distribution the start distances follow (tango.scenes.datasets.starts), "" for uniformly random
     starts at least `min_geodesic_m` away; with a reference, starts whose geodesic / Euclidean distance to the
-    goals is below `geodesic_to_euclid_min_ratio` are rejected as HM3D's generator rejects them (0: none)."""
+    goals is below `geodesic_to_euclid_min_ratio` are rejected as HM3D's generator rejects them (0: none).
+    With `homes`, the episodes come from homes of ObjectNav's own (that apartment configuration, `val_homes` and
+    `test_homes` of them, from seeds no other scene uses) instead of the scenes the other benchmarks share."""
 
     episodes_per_scene: int = 8
     min_geodesic_m: float = 1.0
     start_distances: str = ""
     geodesic_to_euclid_min_ratio: float = 0.0
+    homes: ApartmentConfig | None = None
+    val_homes: int = 0
+    test_homes: int = 0
 
 
 def split_header() -> dict[str, Any]:
