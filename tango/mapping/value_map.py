@@ -36,9 +36,10 @@ class ValueMap:
 
     def has_confidence(self) -> bool:
         """`self.confidence.any()`, without reading the whole map once it is true: fusion never returns a cell's
-        confidence to 0 (a dropped update keeps the old one; a kept one adds new**2 / total > 0)."""
+        confidence to 0 (a dropped update keeps the old one; a kept one adds new**2 / total > 0). Until then
+        OpenCV's `hasNonZero` reads it (the same answer: NaN counts, -0.0 does not; a third of numpy's time)."""
         if not self._seen:
-            self._seen = bool(self.confidence.any())
+            self._seen = bool(cv2.hasNonZero(self.confidence))
         return self._seen
 
     def project(self, obs: Observation) -> FovPatch:

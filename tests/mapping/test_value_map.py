@@ -88,3 +88,18 @@ def test_has_confidence_is_any_confidence_after_every_fusion() -> None:
                 FovPatch(int(rng.integers(0, 30 - h)), int(rng.integers(0, 30 - w)), conf), np.array([score])
             )
             assert vmap.has_confidence() == bool(vmap.confidence.any())
+
+
+def test_has_confidence_reads_the_map_as_numpy_any() -> None:
+    """Before any fusion the answer is read from the map: equal to numpy's any() for each special float value
+    (NaN and denormals count, -0.0 does not) anywhere in the map, the last cell included."""
+    rng = np.random.default_rng(5)
+    for value in (0.0, -0.0, np.nan, np.inf, -np.inf, 1e-45, -1e-45, 0.5):
+        for _ in range(5):
+            vmap = ValueMap(channels=1, config=MapConfig(size_px=int(rng.integers(1, 40))))
+            size = vmap.confidence.shape[0]
+            vmap.confidence[int(rng.integers(0, size)), int(rng.integers(0, size))] = value
+            assert vmap.has_confidence() == bool(vmap.confidence.any())
+        vmap = ValueMap(channels=1, config=MapConfig(size_px=17))
+        vmap.confidence[-1, -1] = value
+        assert vmap.has_confidence() == bool(vmap.confidence.any())
