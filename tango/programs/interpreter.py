@@ -397,6 +397,10 @@ def _name_of(node: ast.expr) -> str:
 
 
 def _is_search(test: ast.expr, toolbox: Toolbox) -> bool:
+    """A search loop's test: an exploring primitive's call, alone or as an operand of `and` (the templates'
+    `while not is_found(target) and explore_scene():`)."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return any(_is_search(value, toolbox) for value in test.values)
     if isinstance(test, ast.Call) and isinstance(test.func, ast.Name):
         spec = toolbox.get(test.func.id)
         return spec is not None and spec.explores

@@ -245,3 +245,20 @@ def test_a_search_loop_at_the_iteration_cap_ends_like_an_explored_scene_and_the_
     assert world.actions.count("explore") == 5
     result, _, _ = run("x = 0\nwhile x < 10:\n    x = x + 1\n", budget=Budget(max_loop_iterations=5))
     assert result.stop_reason == StopReason.LOOP_CAP
+
+
+def test_the_templates_search_loop_at_the_iteration_cap_ends_like_a_bare_one():
+    """Found in the main job (GOAT val episode 6, 5000 steps): the templates' `while not is_found(target) and
+    explore_scene():` was not taken for a search, so at 1,000 iterations it failed and ended the episode's
+    program. An `and` with a plain condition is still not a search."""
+    source = (
+        "target = detect('piano')\n"
+        "while not is_found(target) and explore_scene():\n"
+        "    target = detect('piano')\n"
+        "return 'done'\n"
+    )
+    result, world, _ = run(source, budget=Budget(max_loop_iterations=5))
+    assert result.ok and result.value == "done"
+    assert world.actions.count("explore") == 5
+    result, _, _ = run("x = 0\nwhile x < 10 and True:\n    x = x + 1\n", budget=Budget(max_loop_iterations=5))
+    assert result.stop_reason == StopReason.LOOP_CAP
