@@ -17,7 +17,8 @@ from tango.programs.generators import (
     TemplateGenerator,
     make_generator,
 )
-from tango.programs.generators.template import question_subject
+from tango.programs.generators.template import goal_program, question_subject
+from tango.programs.parser import parse
 from tango.tasks.goat_program import GOAL_PHRASES
 from tango.tasks.objectnav import object_instruction
 from tango.types.goals import GoalImage
@@ -146,18 +147,36 @@ def test_record_round_trips_through_json():
     assert again.program == record.program and again.parsed is None and "parsed" not in data
 
 
-def test_objectnav_template_checks_a_detection_before_stopping_and_goat_does_not():
-    """A look-alike reported as the bed on the way (the armchair at x = 3): ObjectNav's program goes there,
-    does not see a bed from close by, drops it and searches on to the real bed; GOAT's template stops at it."""
-    stops = {}
-    for task in ("objectnav", "goat"):
+def _stops_with_a_lookalike_bed(program: str) -> list:
+    """Where a program for the bed stops when an armchair at x = 3 is reported as the bed on the way."""
+    world = apartment(Budget(max_steps=500))
+    world.objects.append(FakeObject("armchair", (3.0, 0.0, 0.5), "living room"))
+    world.mistaken[len(world.objects) - 1] = "bed"
+    result = Interpreter().run(parse(program), AgentContext(world, world.budget, Trace()))
+    assert result.ok
+    return world.stops
+
+
+def test_navigation_templates_check_a_detection_before_stopping():
+    """ObjectNav's, OVON's and GOAT's templates go to a look-alike reported as the bed, do not see a bed from
+    close by, drop it and search on to the real bed (x = 16); the unchecked search stops at the look-alike."""
+    for task in ("objectnav", "ovon", "goat"):
         record = TemplateGenerator().generate(task, object_instruction("bed"))
-        assert record.ok
-        world = apartment(Budget(max_steps=500))
-        world.objects.append(FakeObject("armchair", (3.0, 0.0, 0.5), "living room"))
-        world.mistaken[len(world.objects) - 1] = "bed"
-        result = Interpreter().run(record.parsed, AgentContext(world, world.budget, Trace()))
-        assert result.ok
-        stops[task] = world.stops
-    assert "verify(detect('bed'))" in TemplateGenerator().generate("objectnav", "Find a bed.").program
-    assert stops == {"objectnav": [(16.0, 0.0, 0.0)], "goat": [(3.0, 0.0, 0.5)]}
+        assert record.ok and "verify(detect('bed'))" in record.program
+        assert _stops_with_a_lookalike_bed(record.program) == [(16.0, 0.0, 0.0)]
+    assert _stops_with_a_lookalike_bed(goal_program("Find a bed.", verify=False)) == [(3.0, 0.0, 0.5)]
+
+
+def test_templates_verify_object_goals_only():
+    """A goal given as a picture or a description is matched, not verified (verify() checks a label)."""
+    program = (
+        TemplateGenerator()
+        .generate(
+            "goat",
+            "Find a bed, then find the object shown in goal_images[0], then find the object described in "
+            "goal_descriptions[0].",
+        )
+        .program
+    )
+    assert program.count("verify(") == 2 and "verify(match(" not in program
+    assert "verify(" not in TemplateGenerator().generate("openeqa", "What color is the bed?").program

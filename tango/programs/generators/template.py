@@ -17,9 +17,9 @@ from tango.programs.prompt import toolbox_for_task
 
 QUESTION_TASKS = frozenset({"openeqa"})
 EQA_EXPLORE_STEPS = 400
-VERIFY_TASKS = frozenset({"objectnav"})
+VERIFY_TASKS = frozenset({"objectnav", "ovon", "goat"})
 """Tasks whose object searches check a detection from close by before stopping (issue 22: the detector's
-per-view mistakes, not exploration, decided most ObjectNav failures)."""
+per-view mistakes, not exploration, decided most failures of every explorer on ObjectNav, OVON and GOAT)."""
 
 _DESCRIPTION = re.compile(r"described in (?P<input>goal_descriptions\[\d+\]|goal_description(?![\w\[]))")
 _IMAGE = re.compile(r"shown in (?P<input>goal_images\[\d+\]|goal_image(?![\w\[]))")
