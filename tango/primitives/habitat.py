@@ -113,14 +113,14 @@ def navigate_to(ctx: AgentContext, target: ObjectHandle | list[ObjectHandle] | l
     return bool(ctx.agent.navigate_to(_target(target)))
 
 
-@primitive(tasks=("objectnav",))
+@primitive(tasks=("objectnav", "ovon"))
 def verify(ctx: AgentContext, objects: list[ObjectHandle]) -> list[ObjectHandle]:
     """Go close to the first of `objects` (from detect/recall) and look again: [it] when it is seen there
     again, else [] (a false detection, then ignored for the rest of the episode).
 
     A detector's mistakes are drawn per view, so a second look from close by tells most of them from the real
-    object. Offered to the model for ObjectNav only (`tasks`), where the template program calls it too; the
-    other tasks' prompts and grammars do not list it, though their programs may call it."""
+    object. Offered to the model for ObjectNav and OVON (`tasks`), whose prompt examples and templates call it;
+    GOAT's and OpenEQA's prompts and grammars do not list it, though their programs may call it."""
     candidates = _objects(objects, "verify")
     if not candidates:
         return []

@@ -3,8 +3,9 @@
 Prompt files live in the repository's prompts/ folder (one folder per toolbox); the API section comes from
 the primitive registry, so a new primitive shows up without editing any prompt file. A task sees the
 primitives offered to it (`@primitive(tasks=...)`), and a task with its own examples file
-(`prompts/<toolbox>/<task>/examples.txt`) gets those examples instead of the toolbox's: ObjectNav's prompt
-shows `verify()` and searches that call it, while the toolbox's other tasks keep the shared prompt.
+(`prompts/<toolbox>/<task>/examples.txt`, or the file of the task named in `EXAMPLES_OF`) gets those examples
+instead of the toolbox's: ObjectNav's and OVON's prompts show `verify()` and searches that call it, while GOAT
+and OpenEQA keep the shared prompt.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ TASK_TOOLBOXES: dict[str, str] = {
     "urban": "urban",
 }
 API_PLACEHOLDER = "{api}"
+EXAMPLES_OF: dict[str, str] = {"ovon": "objectnav"}
+"""Tasks that read another task's examples file: OVON's instructions have ObjectNav's shape ("Find a sink.")
+with open names, so it is shown ObjectNav's checked searches rather than a copy of them."""
 
 
 class PromptError(ValueError):
@@ -119,14 +123,15 @@ def build_prompt(
     toolbox: str | Toolbox, prompts_dir: str | Path | None = None, task: str | None = None
 ) -> Prompt:
     """The prompt of a toolbox from its prompt files and its registered primitives, as `task` sees it: the
-    primitives offered to it, and its own examples file (in a folder named after it next to the toolbox's) if
-    there is one."""
+    primitives offered to it, and its own examples file (in a folder named after it, or after the task it reads
+    them from in `EXAMPLES_OF`, next to the toolbox's) if there is one."""
     box = toolbox if isinstance(toolbox, Toolbox) else get_toolbox(toolbox)
     root = Path(prompts_dir) if prompts_dir else PROMPTS_DIR
     system_path = root / (box.system_prompt_path or f"{box.name}/system.txt")
     examples_path = root / (box.examples_path or f"{box.name}/examples.txt")
-    if task and (examples_path.parent / task / examples_path.name).is_file():
-        examples_path = examples_path.parent / task / examples_path.name
+    examples_task = EXAMPLES_OF.get(task, task) if task else None
+    if examples_task and (examples_path.parent / examples_task / examples_path.name).is_file():
+        examples_path = examples_path.parent / examples_task / examples_path.name
     for path in (system_path, examples_path):
         if not path.is_file():
             raise PromptError(f"prompt file {path} for toolbox {box.name!r} does not exist")

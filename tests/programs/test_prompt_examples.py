@@ -84,7 +84,7 @@ def test_messages_give_each_example_as_a_turn_and_the_question_last():
     assert [m["role"] for m in turns] == ["user", "assistant"] * len(PROMPT.examples)
     assert turns[1]["content"] == PROMPT.examples[0].program.rstrip() + "\n"
     assert PROMPT.text("Find the bed.").endswith("Question: Find the bed.\nProgram:\n")
-    assert PROMPT.digest == prompt_for_task("ovon").digest != prompt_for_task("objectnav").digest
+    assert PROMPT.digest == prompt_for_task("goat").digest != prompt_for_task("objectnav").digest
 
 
 def test_prompt_errors_name_the_file(tmp_path):

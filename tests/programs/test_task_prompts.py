@@ -1,5 +1,5 @@
-"""Per-task exposure: ObjectNav's prompt and grammar offer verify(); the habitat toolbox's other tasks see
-exactly what they saw before it existed (so their cached programs and measured LLM rows stay valid)."""
+"""Per-task exposure: ObjectNav's and OVON's prompts and grammars offer verify(); GOAT and OpenEQA see exactly
+what they saw before it existed (so their cached programs and measured LLM rows stay valid)."""
 
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ from tests.programs.fake_world import FakeObject, apartment
 SHARED_TEXT = "c365f012dcd72a1788f44ba6b0f182b28af13f374846b726c3baa75d6157f9c4"
 SHARED_GRAMMAR = "e35d9c06717af7c78d1d5b078e9ab9ed0bd87ad1fb8d88b01f6a05ab45e1f9c1"
 """sha256 of the system text + NUL + examples, and of the GBNF grammar, as main (8a2fbff) rendered them for
-every habitat task before per-task exposure. If the shared prompt changes on purpose, the OVON, GOAT and
-OpenEQA LLM rows of BENCHMARKS.md must be measured again; then update these."""
+every habitat task before per-task exposure. If the shared prompt changes on purpose, the GOAT and OpenEQA LLM
+rows of BENCHMARKS.md must be measured again; then update these."""
 OBJECTNAV = prompt_for_task("objectnav")
 CHAIR = (4.0, 0.0, 0.5)
 LAMP = (13.0, 0.0, 0.5)
@@ -40,7 +40,7 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-@pytest.mark.parametrize("task", ["ovon", "goat", "openeqa"])
+@pytest.mark.parametrize("task", ["goat", "openeqa"])
 def test_the_other_habitat_tasks_see_the_prompt_and_grammar_of_main_byte_for_byte(task: str) -> None:
     prompt = prompt_for_task(task)
     assert _sha(prompt.system + "\x00" + prompt.examples_text) == SHARED_TEXT
@@ -58,6 +58,13 @@ def test_objectnav_offers_verify_with_its_signature_meaning_and_grammar_rule() -
     assert '"verify("' in program_grammar("habitat", task="objectnav")
     assert '"verify("' not in program_grammar("habitat")
     assert OBJECTNAV.digest != SHARED_TEXT[:16]
+
+
+def test_ovon_reads_objectnavs_examples_and_is_offered_verify() -> None:
+    """OVON's instructions have ObjectNav's shape: the same checked searches, verify() in its API and grammar."""
+    ovon = prompt_for_task("ovon")
+    assert ovon.examples == OBJECTNAV.examples and ovon.system == OBJECTNAV.system
+    assert ovon.task == "ovon" and '"verify("' in program_grammar("habitat", task="ovon")
 
 
 def test_every_objectnav_example_searches_through_verify() -> None:
@@ -114,10 +121,10 @@ def test_the_generator_decodes_each_task_under_its_own_grammar_and_keys_its_cach
         "local", "fake", backend, "llm", cache=ProgramCache(tmp_path), grammar=True
     )
     generator.generate("objectnav", "Find a bed.")
-    generator.generate("ovon", "Find a bed.")
+    generator.generate("goat", "Find a bed.")
     assert backend.grammars == [program_grammar("habitat", task="objectnav"), program_grammar("habitat")]
-    objectnav, ovon = generator.prompt("objectnav"), generator.prompt("ovon")
-    assert f"grammar={SHARED_GRAMMAR[:12]}" in generator.settings(ovon)
-    assert generator.settings(objectnav) != generator.settings(ovon)
+    objectnav, goat = generator.prompt("objectnav"), generator.prompt("goat")
+    assert f"grammar={SHARED_GRAMMAR[:12]}" in generator.settings(goat)
+    assert generator.settings(objectnav) != generator.settings(goat)
     generator.generate("objectnav", "Find a bed.")
     assert len(backend.grammars) == 2  # the second ObjectNav request came from the cache
