@@ -25,7 +25,8 @@ from typing import Any
 from tango.harness.episode import EpisodeSpec, TaskPlugin
 from tango.harness.inflight import crash_record, mark, marker_path, run_process_marker_name, take_markers
 from tango.harness.worker import EpisodeJob, EpisodeWorker
-from tango.lifetime import exit_with_parent, freeze_startup, frozen_startup
+from tango.lifetime import exit_with_parent
+from tango.startup_freeze import freeze_startup, frozen_startup
 from tango.threads import pin_threads
 
 log = logging.getLogger(__name__)
@@ -38,11 +39,12 @@ _init_error: Exception | None = None
 again, so the run stops with that error, as it would in one process, instead of a broken pool."""
 
 
-def _init_worker(job: EpisodeJob) -> None:
-    """Pool initializer: build this process's runner once (a process global is what a pool worker has)."""
+def _init_worker(job: EpisodeJob, parent: int) -> None:
+    """Pool initializer: build this process's runner once (a process global is what a pool worker has); the
+    worker ends with `parent`, the run process."""
     global _worker, _init_error
     signal.signal(signal.SIGTERM, _on_terminate)
-    exit_with_parent()
+    exit_with_parent(parent)
     pin_threads()
     try:
         _worker = EpisodeWorker(job)
@@ -151,7 +153,7 @@ def _run_pool_once(
         max_workers=min(num_workers, len(pending)),
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_init_worker,
-        initargs=(job,),
+        initargs=(job, os.getpid()),
     )
     futures: dict[Future[dict[str, Any]], EpisodeSpec] = {}
     try:

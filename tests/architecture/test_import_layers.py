@@ -26,6 +26,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tango.threads",
             "tango.devices",
             "tango.lifetime",
+            "tango.startup_freeze",
             "tango.stats",
             "tango.llm",
             "tango.habitat_compat",

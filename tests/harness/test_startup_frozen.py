@@ -1,4 +1,4 @@
-"""What start-up allocated is frozen while episodes run (tango.lifetime.freeze_startup), so full garbage
+"""What start-up allocated is frozen while episodes run (tango.startup_freeze.freeze_startup), so full garbage
 collections in the loop skip it: in a pool worker from its start on, in one process for the episodes only."""
 
 from __future__ import annotations
@@ -49,10 +49,10 @@ def test_one_process_episodes_run_frozen_and_leave_nothing_frozen(
 
 def test_a_pool_worker_freezes_once_built(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pool, "EpisodeWorker", _CountingWorker)
-    monkeypatch.setattr(pool, "exit_with_parent", lambda: None)
+    monkeypatch.setattr(pool, "exit_with_parent", lambda parent: None)
     handler = signal.getsignal(signal.SIGTERM)
     try:
-        pool._init_worker(SimpleNamespace())  # type: ignore[arg-type]
+        pool._init_worker(SimpleNamespace(), 0)  # type: ignore[arg-type]
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()

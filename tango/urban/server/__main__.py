@@ -25,11 +25,14 @@ def main(argv: list[str] | None = None) -> int:
         "--token", default=os.environ.get("URBAN_TOKEN", ""), help="require this bearer token"
     )
     parser.add_argument(
-        "--exit-with-parent", action="store_true", help="exit once the process that started this one is gone"
+        "--parent-pid",
+        type=int,
+        default=0,
+        help="exit once process PARENT_PID (the starter) is gone; 0: never",
     )
     args = parser.parse_args(argv)
-    if args.exit_with_parent:
-        exit_with_parent()
+    if args.parent_pid:
+        exit_with_parent(args.parent_pid)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     from tango.threads import pin_threads
 

@@ -1,10 +1,11 @@
 """Start the stand-in server as a child process on a free 127.0.0.1 port, wait until it serves, restart it
 when it died, stop it at the end. The harness owns one per worker; it never outlives the process that started it
-(pool workers end without closing their runner: the server then exits on its own, `--exit-with-parent`)."""
+(pool workers end without closing their runner: the server then exits on its own, `--parent-pid`)."""
 
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import subprocess
 import sys
@@ -47,7 +48,8 @@ class ServerProcess:
         """Launch and wait for the `listening on URL` line and a healthy /health; returns the URL."""
         self.stop()
         command = [
-            sys.executable, "-m", "tango.urban.server", "--port", "0", "--city", self.city_dir, "--exit-with-parent"
+            sys.executable, "-m", "tango.urban.server", "--port", "0", "--city", self.city_dir,
+            "--parent-pid", str(os.getpid()),
         ]  # fmt: skip
         if self.token:
             command += ["--token", self.token]
