@@ -16,6 +16,11 @@ class AgentSettings:
     arrive_tolerance: float = 0.15
     progress_step: float = 0.1
     navigate_patience: int = 40
+    """navigate_to: steps without the remaining path shrinking by `progress_step` before the drive gives up."""
+    detour_growth: float = 0.5
+    """navigate_to: a plan that grows by this much in one step (a wall found across the way) while the agent is
+    more than twice the reach from the point restarts the patience count, so a detour longer than
+    `navigate_patience` steps is not taken for a stall (tango.agent.progress)."""
     scan_turns: int = 12
     min_detection_score: float = 0.0
     merge_distance: float = 0.4

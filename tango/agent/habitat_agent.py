@@ -18,6 +18,7 @@ import numpy as np
 from tango.agent.config import AgentSettings
 from tango.agent.keyframes import KeyframeLog
 from tango.agent.memory_search import MemorySearch
+from tango.agent.progress import DriveProgress
 from tango.agent.remembered import RememberedObjects, detections_as_recollections, position
 from tango.agent.sim_session import SimSession
 from tango.agent.topdown import TopDownLayers, agent_layers, render_topdown
@@ -127,7 +128,8 @@ class HabitatAgent:
     def navigate_to(self, target: ObjectHandle | Position) -> bool:
         """Drive toward the point until within reach. Ends early when the planned path is used up (the point
         itself may be inside furniture: the controller then heads for the nearest reachable cell) or when the
-        remaining path has not shrunk for `navigate_patience` steps; the result says whether it is within reach."""
+        remaining path has not shrunk for `navigate_patience` steps (a detour found on the way restarts the count);
+        the result says whether it is within reach."""
         point = np.asarray(target.position if isinstance(target, ObjectHandle) else target, dtype=np.float64)
         if not isinstance(target, ObjectHandle):
             self._check_in_scene(point)
@@ -136,21 +138,20 @@ class HabitatAgent:
         return self._approach(point, self.settings.reach_distance)
 
     def _approach(self, point: np.ndarray, reach: float) -> bool:
-        """navigate_to's drive toward `point` until within `reach` of it (or stalled); True when within it."""
-        best, since_best = float("inf"), 0
+        """navigate_to's drive toward `point` until within `reach` of it (or stalled: `DriveProgress`); True
+        when within it."""
+        settings = self.settings
+        progress = DriveProgress(
+            settings.progress_step, settings.navigate_patience, settings.detour_growth, 2 * reach
+        )
         for _ in range(self.settings.max_navigate_steps):
             action = self.navigator.next_action_to(point, reach, object_goal=True)
             if action == STOP:
                 return True
             remaining = self.navigator.remaining_distance
-            if remaining <= self.settings.arrive_tolerance:
+            straight = planar_distance(self.obs.agent_position, point)
+            if remaining <= settings.arrive_tolerance or progress.stalled(remaining, straight):
                 break
-            if remaining < best - self.settings.progress_step:
-                best, since_best = remaining, 0
-            else:
-                since_best += 1
-                if since_best > self.settings.navigate_patience:
-                    break
             self._act(action)
         distance = planar_distance(self.obs.agent_position, point)
         return bool(distance <= reach + self.settings.arrive_tolerance)
