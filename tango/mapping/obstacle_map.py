@@ -69,6 +69,8 @@ class ObstacleMap:
         self.version = 0
         self._frontier_cache: tuple[int, np.ndarray] | None = None
         self._collision_pixels: list[np.ndarray] = []
+        self._views: list[tuple[np.ndarray, float]] = []
+        """Camera pose and field of view of every frame revealed (for `explore_closer`)."""
 
     @property
     def inflation_px(self) -> int:
@@ -226,10 +228,25 @@ class ObstacleMap:
 
     def reveal(self, camera_pose: np.ndarray, hfov_deg: float) -> None:
         """Grow the explored area by what the frame sees, with the configured explored_method."""
+        self._views.append((camera_pose.copy(), hfov_deg))
+        self._reveal(camera_pose, hfov_deg, self._fan)
+
+    def _reveal(self, camera_pose: np.ndarray, hfov_deg: float, fan: RayFan) -> None:
         if self._vlfm:
-            self._reveal_fog(camera_pose, hfov_deg)
+            self._reveal_fog(camera_pose, hfov_deg, fan.max_len_px)
         else:
-            self._reveal_rays(camera_pose, hfov_deg)
+            self._reveal_rays(camera_pose, hfov_deg, fan)
+
+    def explore_closer(self, range_m: float) -> None:
+        """Make the explored area what every frame so far saw within `range_m` only (obstacles stay): cells
+        seen only from farther become unexplored, so their frontiers come back. For a search that ended
+        without finding its object: a detector misses at range what the full depth range marked as explored."""
+        fan = RayFan(range_m * self.config.pixels_per_meter, RAY_STEP_PX)
+        self.explored[:] = False
+        self.explored_bounds = None
+        for camera_pose, hfov_deg in self._views:
+            self._reveal(camera_pose, hfov_deg, fan)
+        self.version += 1
 
     def _grow_bounds(self, box: tuple[int, int, int, int]) -> None:
         old = self.explored_bounds or box
@@ -240,11 +257,10 @@ class ObstacleMap:
             max(old[3], box[3]),
         )
 
-    def _reveal_fog(self, camera_pose: np.ndarray, hfov_deg: float) -> None:
+    def _reveal_fog(self, camera_pose: np.ndarray, hfov_deg: float, max_len: float) -> None:
         """VLFM's explored-area update: add the fog-of-war reveal (dilated 3x3), drop non-navigable cells, and
         keep only the outer region that holds the camera (or is nearest to it) when the area has split."""
         camera = self.grid.world_to_pixel(camera_pose[:3, 3][None])[0]
-        max_len = self.config.max_depth * self.config.pixels_per_meter
         area = reveal_cone(
             self.navigable, (int(camera[0]), int(camera[1])), camera_yaw(camera_pose), hfov_deg, max_len
         )
@@ -288,11 +304,11 @@ class ObstacleMap:
         self.explored_bounds = (r0 + y, r0 + y + h, c0 + x, c0 + x + w)
         self.version += 1
 
-    def _reveal_rays(self, camera_pose: np.ndarray, hfov_deg: float) -> None:
+    def _reveal_rays(self, camera_pose: np.ndarray, hfov_deg: float, fan: RayFan) -> None:
         """Mark as explored the cells that rays across the horizontal field of view reach before an obstacle."""
         origin = self.grid.world_to_pixel(camera_pose[:3, 3][None])[0].astype(np.float64)
         # Heading yaw points along world (x, z) = (-sin yaw, -cos yaw): +rows and -cols in the grid.
-        down, left = self._fan.products(camera_yaw(camera_pose), hfov_deg)
+        down, left = fan.products(camera_yaw(camera_pose), hfov_deg)
         r0, r1, c0, c1 = sweep_rays(
             down,
             left,

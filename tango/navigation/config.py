@@ -50,8 +50,14 @@ class ExploreConfig:
     frontier_patience: int = 20
     max_steps_per_frontier: int = 150
     frontier_progress: float = 0.1
+    closer_look_m: float = 2.5
+    """When no frontier is left, explore once more what was seen only from farther than this (metres; 0: never):
+    the explored area is remade from every frame so far cut to this range (ObstacleMap.explore_closer). Once
+    per search: `Navigator.restart_exploration` allows it again."""
 
     def __post_init__(self) -> None:
+        if self.closer_look_m < 0:
+            raise ValueError("agent.explore.closer_look_m must be >= 0 (0 turns the closer look off)")
         if self.frontier_policy not in FRONTIER_POLICIES:
             raise ValueError(f"agent.explore.frontier_policy must be one of {FRONTIER_POLICIES}")
 

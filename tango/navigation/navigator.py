@@ -65,11 +65,14 @@ class Navigator:
         self._approach: np.ndarray | None = None
         self._approach_age = 0
         self._remaining = float("inf")
+        self._closer_look_taken = False
 
     def restart_exploration(self) -> None:
-        """A new search in the same episode: scan again and reconsider every frontier (maps stay)."""
+        """A new search in the same episode: scan again and reconsider every frontier (maps stay); the closer
+        look is allowed again."""
         self.frontiers.reset()
         self.start_scan()
+        self._closer_look_taken = False
 
     def reset_values(self) -> None:
         """Forget the value map (its prompts changed); obstacles and explored area stay."""
@@ -103,7 +106,9 @@ class Navigator:
         return self.last_obs
 
     def next_action_explore(self) -> str | None:
-        """Scan first, then head for the chosen frontier; None when no frontier is left (exploration done)."""
+        """Scan first, then head for the chosen frontier; None when no frontier is left (exploration done).
+        Before giving up: withdraw collision marks (they can close a doorway), then, once per search, take the
+        closer look (`ExploreConfig.closer_look_m`)."""
         obs = self._observation()
         if self.scan_remaining > 0:
             self.scan_remaining -= 1
@@ -111,6 +116,13 @@ class Navigator:
         action = self._frontier_action(obs)
         if action is None and self.obstacle_map.clear_collisions():
             LOG.debug("no reachable frontier: withdrawing collision marks and looking again")
+            self.frontiers.reset()
+            action = self._frontier_action(obs)
+        closer = self.config.explore.closer_look_m
+        if action is None and closer > 0 and not self._closer_look_taken:
+            LOG.debug("no frontier left: exploring again what was seen only from beyond %.1f m", closer)
+            self._closer_look_taken = True
+            self.obstacle_map.explore_closer(closer)
             self.frontiers.reset()
             action = self._frontier_action(obs)
         return action

@@ -54,6 +54,31 @@ def test_explored_reaches_max_depth_in_open_space() -> None:
     assert omap.explored[195, 100]
 
 
+def test_explore_closer_keeps_only_what_frames_saw_within_the_range() -> None:
+    omap = ObstacleMap(small_config())
+    omap.update(flat_wall_observation(4.5, size=256, hfov=90.0))  # floor seen up to a wall 4.5 m ahead
+    omap.update(flat_wall_observation(4.5, size=256, hfov=90.0, yaw=np.pi / 2))  # and toward -x
+    obstacles, version = omap.obstacles.copy(), omap.version
+    assert omap.explored[160, 100] and omap.explored[100, 40]  # 3 m ahead, 3 m to the left
+    omap.explore_closer(2.5)
+    assert omap.explored[140, 100] and omap.explored[100, 60]  # 2 m: still explored
+    assert not omap.explored[160, 100] and not omap.explored[100, 40]  # 3 m: unexplored again
+    assert (omap.obstacles == obstacles).all() and omap.version > version
+    rows, cols = omap.frontier_pixels().T
+    assert len(rows) and np.hypot(rows - 100, cols - 100).max() <= 2.5 * 20 + 2  # frontiers at the new edge
+
+
+def test_explore_closer_with_vlfms_rule_reveals_only_cones_that_hold_an_obstacle() -> None:
+    """VLFM's fog of war reveals nothing through a cone without an obstacle in it (fog_of_war.reveal_cone), so
+    at 2.5 m the view of a wall 2 m ahead stays explored and the view toward a wall 4.5 m away is forgotten."""
+    omap = ObstacleMap(vlfm_config())
+    omap.update(flat_wall_observation(2.0, size=256, hfov=90.0))
+    omap.update(flat_wall_observation(4.5, size=256, hfov=90.0, yaw=np.pi / 2))
+    assert omap.explored[130, 100] and omap.explored[100, 40]
+    omap.explore_closer(2.5)
+    assert omap.explored[130, 100] and not omap.explored[100, 40] and not omap.explored[100, 70]
+
+
 def test_turning_left_explores_toward_minus_x() -> None:
     omap = ObstacleMap(small_config())
     omap.update(flat_wall_observation(2.0, size=256, hfov=90.0, yaw=np.pi / 2))

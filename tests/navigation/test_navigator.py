@@ -31,13 +31,37 @@ def test_explore_scans_a_full_turn_first_then_heads_for_a_frontier() -> None:
     assert navigator.frontiers.target is not None
 
 
-def test_explore_returns_none_when_no_frontier_is_left() -> None:
-    navigator = Navigator(small_agent(scan_turns=0))
-    navigator.update(flat_wall_observation(0.0, size=128))
+def _everything_explored(navigator: Navigator) -> None:
     navigator.obstacle_map.explored[:] = True  # everything seen: no frontier anywhere
     navigator.obstacle_map.explored_bounds = (0, 300, 0, 300)
     navigator.obstacle_map.version += 1
+
+
+def test_explore_returns_none_when_no_frontier_is_left() -> None:
+    navigator = Navigator(small_agent(scan_turns=0, closer_look_m=0.0))
+    navigator.update(flat_wall_observation(0.0, size=128))
+    _everything_explored(navigator)
     assert navigator.next_action_explore() is None
+
+
+def test_with_no_frontier_left_the_closer_look_explores_once_per_search() -> None:
+    """The frame saw open floor to 5 m; once nothing is left, what lay beyond 2.5 m is explored again, once;
+    a new search (restart_exploration) may take the closer look again."""
+    navigator = Navigator(small_agent(scan_turns=0, closer_look_m=2.5))
+    navigator.update(flat_wall_observation(0.0, size=128))
+    _everything_explored(navigator)
+    assert navigator.next_action_explore() is not None
+    assert not navigator.obstacle_map.explored[150 + 60, 150]  # 3 m ahead: unexplored again
+    _everything_explored(navigator)
+    assert navigator.next_action_explore() is None
+    navigator.restart_exploration()
+    navigator.scan_remaining = 0
+    assert navigator.next_action_explore() is not None
+
+
+def test_a_negative_closer_look_range_is_a_config_error() -> None:
+    with pytest.raises(ValueError, match="closer_look_m"):
+        ExploreConfig(closer_look_m=-1.0)
 
 
 def test_frontier_hysteresis_keeps_current_target_unless_clearly_better() -> None:
