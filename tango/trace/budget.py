@@ -6,6 +6,17 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+MIN_PRIMITIVE_CALLS = 5000
+CALLS_PER_STEP = 10
+"""Primitive calls allowed per environment step of the step budget: a search loop makes 3-4 a step (explore,
+is_found, detect, verify), so a long search runs out of steps, the benchmark's limit, before calls."""
+
+
+def call_budget_for(max_steps: int) -> int:
+    """The primitive-call budget that goes with a step budget: CALLS_PER_STEP a step, at least 5000 (GOAT's
+    5000 steps an episode get 50,000 calls; with 5000 a blind GOAT search ran out of calls at ~1,300 steps)."""
+    return max(MIN_PRIMITIVE_CALLS, CALLS_PER_STEP * max_steps)
+
 
 class BudgetExhausted(RuntimeError):
     """A limit was reached; `kind` is the stop reason (step_budget, call_budget, ...)."""
@@ -26,7 +37,7 @@ class Budget:
     """
 
     max_steps: int = 500
-    max_primitive_calls: int = 5000
+    max_primitive_calls: int = MIN_PRIMITIVE_CALLS
     max_loop_iterations: int = 1000
     max_statements: int = 100_000
     max_work: int = 10_000_000

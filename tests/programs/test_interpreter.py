@@ -8,8 +8,9 @@ import pytest
 
 from tango.primitives.context import AgentContext
 from tango.programs import Budget, Interpreter, StopReason, Trace, parse
+from tango.trace.budget import call_budget_for
 from tango.types.goals import GoalImage
-from tests.programs.fake_world import apartment
+from tests.programs.fake_world import FakeWorld, apartment
 
 
 def run(source, budget=None, trace=None, inputs=None):
@@ -104,6 +105,35 @@ def test_wall_clock_guard():
 def test_call_budget():
     result, _, _ = run("for i in range(100):\n    classify_room()\n", budget=Budget(max_primitive_calls=5))
     assert result.stop_reason == StopReason.CALL_BUDGET and result.primitive_calls == 6
+
+
+GOAT_LIKE_SEARCHES = (
+    "for goal in ['unicorn', 'dragon']:\n"
+    "    t = verify(detect(goal))\n"
+    "    while not is_found(t) and explore_scene():\n"
+    "        t = verify(detect(goal))\n"
+)
+
+
+class _OneStepExplore(FakeWorld):
+    """The Habitat agent's explore_scene(): one environment step a call, never explored out."""
+
+    def explore_step(self) -> bool:
+        self._act("explore", 1)
+        return True
+
+
+def test_a_goat_episodes_searches_end_on_steps_or_caps_not_on_calls():
+    """Two searches of GOAT's shape (four calls a step, each ending at the loop cap of 1000 rounds): with 5000
+    calls an episode the second ran out of calls; the call budget that goes with GOAT's 5000 steps lets both
+    run their course."""
+    for calls, reason in ((5000, StopReason.CALL_BUDGET), (call_budget_for(5000), StopReason.COMPLETED)):
+        budget = Budget(max_steps=5000, max_primitive_calls=calls)
+        world = _OneStepExplore(objects=[], budget=budget)
+        ctx = AgentContext(agent=world, budget=budget, trace=Trace(), inputs={})
+        result = Interpreter().run(parse(GOAT_LIKE_SEARCHES), ctx)
+        assert result.stop_reason == reason
+    assert budget.steps == 2 * 1000 and call_budget_for(500) == 5000
 
 
 def test_runtime_errors_name_the_line():

@@ -35,7 +35,7 @@ from tango.programs.parser import Program
 from tango.sim.config import EmbeddedSimConfig
 from tango.tasks.flow import HabitatTaskConfig, NavTaskConfig, Point
 from tango.tasks.measures import navigation_metrics
-from tango.trace.budget import Budget
+from tango.trace.budget import Budget, call_budget_for
 from tango.trace.values import pose_entry
 from tango.trace.writer import Trace
 from tango.types.goals import GoalImage
@@ -108,7 +108,8 @@ class SimEpisode:
         scene = runner.scene_truth(scene_path)
         truth = None if scene is None else GroundTruth(scene, runner.perception_config.detector.min_pixels)
         perception = PerceptionBundle(runner.perception_config, truth)
-        budget = Budget(max_steps=runner.task.max_steps)
+        max_steps = runner.task.max_steps
+        budget = Budget(max_steps=max_steps, max_primitive_calls=call_budget_for(max_steps))
         context = AgentContext(agent=None, budget=budget, trace=self.trace_file)
 
         def record_stop() -> None:
