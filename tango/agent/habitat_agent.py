@@ -347,17 +347,22 @@ class HabitatAgent:
 
 def _exploration_note(navigator: Navigator, scanning: bool, done: bool) -> dict[str, Any]:
     """What an exploration step headed for: the initial scan, the chosen frontier and its score, or nothing
-    left to explore."""
+    left to explore; `closer_look` when the step took the closer look first."""
     frontiers = navigator.frontiers
+    note: dict[str, Any]
     if done:
-        return {"explored_all": True}
-    if scanning or frontiers.target is None:
-        return {"scan": True}
-    return {
-        "frontier": [round(float(v), 3) for v in frontiers.target],
-        "frontier_score": None if frontiers.target_score is None else round(frontiers.target_score, 4),
-        "score_kind": frontiers.score_kind,
-    }
+        note = {"explored_all": True}
+    elif scanning or frontiers.target is None:
+        note = {"scan": True}
+    else:
+        note = {
+            "frontier": [round(float(v), 3) for v in frontiers.target],
+            "frontier_score": None if frontiers.target_score is None else round(frontiers.target_score, 4),
+            "score_kind": frontiers.score_kind,
+        }
+    if navigator.closer_look_now:
+        note["closer_look"] = True
+    return note
 
 
 def located(items: Sequence[Recollection]) -> list[Recollection]:

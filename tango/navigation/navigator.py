@@ -66,6 +66,8 @@ class Navigator:
         self._approach_age = 0
         self._remaining = float("inf")
         self._closer_look_taken = False
+        self.closer_look_now = False
+        """Whether the last `next_action_explore` took the closer look (traces note it)."""
 
     def restart_exploration(self) -> None:
         """A new search in the same episode: scan again and reconsider every frontier (maps stay); the closer
@@ -110,6 +112,7 @@ class Navigator:
         Before giving up: withdraw collision marks (they can close a doorway), then, once per search, take the
         closer look (`ExploreConfig.closer_look_m`)."""
         obs = self._observation()
+        self.closer_look_now = False
         if self.scan_remaining > 0:
             self.scan_remaining -= 1
             return TURN_LEFT
@@ -121,7 +124,7 @@ class Navigator:
         closer = self.config.explore.closer_look_m
         if action is None and closer > 0 and not self._closer_look_taken:
             LOG.debug("no frontier left: exploring again what was seen only from beyond %.1f m", closer)
-            self._closer_look_taken = True
+            self._closer_look_taken = self.closer_look_now = True
             self.obstacle_map.explore_closer(closer)
             self.frontiers.reset()
             action = self._frontier_action(obs)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import torch
 
+from tango.agent.habitat_agent import _exploration_note
 from tango.mapping.config import MapConfig
 from tango.navigation.actions import MOVE_FORWARD, POINTNAV_ACTIONS, STOP, TURN_LEFT, TURN_RIGHT
 from tango.navigation.config import ExploreConfig, NavigationConfig, NavigatorConfig
@@ -50,10 +51,10 @@ def test_with_no_frontier_left_the_closer_look_explores_once_per_search() -> Non
     navigator = Navigator(small_agent(scan_turns=0, closer_look_m=2.5))
     navigator.update(flat_wall_observation(0.0, size=128))
     _everything_explored(navigator)
-    assert navigator.next_action_explore() is not None
+    assert navigator.next_action_explore() is not None and navigator.closer_look_now
     assert not navigator.obstacle_map.explored[150 + 60, 150]  # 3 m ahead: unexplored again
     _everything_explored(navigator)
-    assert navigator.next_action_explore() is None
+    assert navigator.next_action_explore() is None and not navigator.closer_look_now
     navigator.restart_exploration()
     navigator.scan_remaining = 0
     assert navigator.next_action_explore() is not None
@@ -160,3 +161,14 @@ def test_pointnav_controller_drives_next_action_to_with_a_tiny_random_init_polic
     navigator.update(flat_wall_observation(3.0, size=64))
     assert navigator.next_action_to(np.array([0.0, 0.0, -2.0]), stop_distance=0.2) in POINTNAV_ACTIONS
     assert navigator.next_action_to(np.array([0.0, 0.0, -0.1]), stop_distance=0.2) == STOP
+
+
+def test_the_exploration_note_says_when_a_step_took_the_closer_look() -> None:
+    navigator = Navigator(small_agent(scan_turns=0, closer_look_m=2.5))
+    navigator.update(flat_wall_observation(0.0, size=128))
+    _everything_explored(navigator)
+    action = navigator.next_action_explore()
+    note = _exploration_note(navigator, scanning=False, done=action is None)
+    assert note["closer_look"] is True and "frontier" in note
+    navigator.next_action_explore()
+    assert "closer_look" not in _exploration_note(navigator, scanning=False, done=False)
