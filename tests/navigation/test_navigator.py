@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 import torch
 
-from tango.agent.habitat_agent import _exploration_note
 from tango.mapping.config import MapConfig
 from tango.navigation.actions import MOVE_FORWARD, POINTNAV_ACTIONS, STOP, TURN_LEFT, TURN_RIGHT
 from tango.navigation.config import ExploreConfig, NavigationConfig, NavigatorConfig
@@ -161,14 +160,3 @@ def test_pointnav_controller_drives_next_action_to_with_a_tiny_random_init_polic
     navigator.update(flat_wall_observation(3.0, size=64))
     assert navigator.next_action_to(np.array([0.0, 0.0, -2.0]), stop_distance=0.2) in POINTNAV_ACTIONS
     assert navigator.next_action_to(np.array([0.0, 0.0, -0.1]), stop_distance=0.2) == STOP
-
-
-def test_the_exploration_note_says_when_a_step_took_the_closer_look() -> None:
-    navigator = Navigator(small_agent(scan_turns=0, closer_look_m=2.5))
-    navigator.update(flat_wall_observation(0.0, size=128))
-    _everything_explored(navigator)
-    action = navigator.next_action_explore()
-    note = _exploration_note(navigator, scanning=False, done=action is None)
-    assert note["closer_look"] is True and "frontier" in note
-    navigator.next_action_explore()
-    assert "closer_look" not in _exploration_note(navigator, scanning=False, done=False)
