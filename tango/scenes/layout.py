@@ -198,7 +198,7 @@ def _assign_types(
         rng.permutation(["bedroom", "office", "dining room", "hallway", "bathroom", "bedroom"])
     )
     free = [i for i in range(n) if types[i] is None]
-    if len(free) > len(extras):  # homes of more than eight rooms: more of the rooms a large home repeats
+    while len(free) > len(extras):  # homes of more than eight rooms: more of the rooms a large home repeats
         extras += list(rng.permutation(["bedroom", "office", "bathroom", "dining room"]))
     wanted = [str(t) for t in extras[: len(free)]]
     if "hallway" in wanted:

@@ -11,7 +11,7 @@ import pytest
 import trimesh
 
 from tango.scenes.apartment import Apartment, ApartmentConfig, generate_apartment
-from tango.scenes.layout import ROOM_TYPES
+from tango.scenes.layout import ROOM_TYPES, LayoutConfig, generate_floor_plan
 from tango.scenes.parts import COLORS
 from tango.sim.navgrid import NavGrid
 from tango.sim.scene import load_annotations, load_scene
@@ -193,3 +193,13 @@ def test_invariants_hold_over_many_seeds(tmp_path: Path) -> None:
             assert float(np.sqrt(dx**2 + dz**2).min()) <= 1.0, (
                 f"seed {seed}: {o.category} {o.id} out of reach"
             )
+
+
+def test_homes_of_more_than_fourteen_rooms_type_every_room() -> None:
+    """The room-type list grows with the home: 18-20 rooms (no corridor) once left rooms untyped (KeyError 'None'
+    in the furnisher)."""
+    layout = LayoutConfig(min_rooms=18, max_rooms=20, room_area=14.0)
+    for seed in range(3):
+        plan = generate_floor_plan(np.random.default_rng(seed), layout)
+        assert len(plan.rooms) >= 18
+        assert {room.type for room in plan.rooms} <= set(ROOM_TYPES)

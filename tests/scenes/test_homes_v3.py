@@ -3,6 +3,7 @@ targets, and episode starts whose geodesic distances follow HM3D ObjectNav val_m
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 from collections import Counter
@@ -151,3 +152,28 @@ def test_ks_report_reads_published_style_files(tmp_path: Path) -> None:
     with gzip.open(split / "content" / "scene.json.gz", "wt") as fh:
         json.dump({"episodes": [{"info": {"geodesic_distance": 20.0}}] * 10}, fh)
     assert start_distance_report(split, REFERENCE)["ks_distance"] == 1.0
+
+
+def _free_standing_floor_objects(home: Apartment) -> int:
+    """Floor objects whose footprint keeps at least 0.6 m from every wall of their room."""
+    count = 0
+    for obj in home.objects:
+        if obj.mount != "floor":
+            continue
+        room, fp = home.plan.interior(obj.room_id), obj.footprint
+        gaps = (fp.x0 - room.x0, room.x1 - fp.x1, fp.z0 - room.z0, room.z1 - fp.z1)
+        count += min(gaps) >= 0.6
+    return count
+
+
+def test_free_standing_clutter_stands_in_the_middle_of_rooms() -> None:
+    """ClutterConfig.free_standing puts clutter in the open middle of rooms (where it hides what lies behind it);
+    at 0 it draws nothing, so the synthetic-v3 homes are unchanged (their files are pinned by the dataset tests)."""
+    along_walls = dataclasses.replace(HM3D_SIZED.clutter, min_clutter=4, max_clutter=4)
+    in_middle = dataclasses.replace(along_walls, free_standing=1.0)
+    walls = [generate_apartment(seed, dataclasses.replace(HM3D_SIZED, clutter=along_walls)) for seed in SEEDS]
+    middle = [generate_apartment(seed, dataclasses.replace(HM3D_SIZED, clutter=in_middle)) for seed in SEEDS]
+    free_walls = sum(_free_standing_floor_objects(home) for home in walls)
+    free_middle = sum(_free_standing_floor_objects(home) for home in middle)
+    rooms = sum(len(home.plan.rooms) for home in middle)
+    assert free_middle >= free_walls + rooms  # at least one more free-standing object a room, on average
