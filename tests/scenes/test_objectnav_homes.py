@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import gzip
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -132,3 +134,33 @@ def test_the_objectnav_homes_preset_draws_hm3d_sized_homes_for_objectnav_alone()
         home = generate_apartment(objectnav_home_seed(0, seed, "val"), ROOM_CHAIN_HOMES)
         area = sum(r.rect.area for r in home.plan.rooms)
         assert 8 <= len(home.plan.rooms) <= 12 and 100.0 <= area <= 300.0, (seed, len(home.plan.rooms), area)
+
+
+def test_the_trial_script_writes_objectnav_val_homes_of_the_configuration_given(tmp_path: Path) -> None:
+    """scripts/objectnav_homes_trial.py: ObjectNav val episodes in homes of the JSON's configuration, nothing
+    else; a bad JSON is one line and exit status 2."""
+    script = Path(__file__).resolve().parents[2] / "scripts" / "objectnav_homes_trial.py"
+    apartment = '{"min_rooms": 5, "max_rooms": 5, "clutter": {"min_clutter": 1, "max_clutter": 1}}'
+    run = subprocess.run(
+        [sys.executable, str(script), str(tmp_path / "d"), "--homes", "1", "--apartment", apartment],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    stamp = read_stamp(tmp_path / "d")
+    assert stamp is not None and stamp["scenes"] == {"val": [], "test": []}
+    assert stamp["objectnav_homes"] == {"val": ["objnav_000"], "test": []}
+    assert stamp["config"]["objectnav"]["homes"]["min_rooms"] == 5
+    assert stamp["config"]["objectnav"]["homes"]["corridor_width"] == ROOM_CHAIN_HOMES.corridor_width
+    episodes = objectnav.load_episodes(tmp_path / "d" / "objectnav" / "val" / "val.json.gz")
+    assert len(episodes) == DEFAULT_CONFIG.objectnav.episodes_per_scene
+    assert sorted(p.name for p in (tmp_path / "d").iterdir()) == ["dataset.json", "objectnav", "scenes"]
+    bad = subprocess.run(
+        [sys.executable, str(script), str(tmp_path / "e"), "--apartment", '{"rooms": 5}'],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "e").exists()
