@@ -32,13 +32,14 @@ class ObjectHandle:
 class GoalImage:
     """A goal given as a picture (GOAT image goals), bound to the program variable `goal_image`.
 
-    `semantic` is the instance-id frame of the same render; like `Observation.semantic`, only components named
-    oracle read it.
+    `semantic` is the instance-id frame of the same render and `camera_pose` the render's 4x4 world-from-camera
+    pose; like `Observation.semantic`, only components named oracle read them (the pose says where the goal is).
     """
 
     pixels: np.ndarray = field(repr=False)
     hfov_deg: float = 90.0
     semantic: np.ndarray | None = field(default=None, repr=False)
+    camera_pose: np.ndarray | None = field(default=None, repr=False)
 
     def __str__(self) -> str:
         height, width = self.pixels.shape[:2]

@@ -20,6 +20,8 @@ from tango.agent.habitat_agent import HabitatAgent
 from tango.formats import goat
 from tango.harness.episode import EpisodeContext, EpisodeResult, EpisodeSpec
 from tango.harness.run import run_evaluation
+from tango.perception.oracle.image_goal import OracleImageMatcher
+from tango.perception.oracle.scene import load_oracle_scene
 from tango.primitives.context import AgentContext
 from tango.programs.interpreter import RunResult
 from tango.sim.follower import OracleGeodesicFollower
@@ -298,6 +300,9 @@ def test_goat_goal_image_shows_the_goal_instance(
     try:
         runner.session.start(dataset_root / "scenes" / episode.scene_id, episode.start_position,
                              episode.start_rotation)  # fmt: skip
+        scene = load_oracle_scene(
+            dataset_root / "scenes" / episode.scene_id.replace(".glb", ".annotations.json")
+        )
         camera_height = runner.sim_config.camera_height
         for subtask, inputs in zip(episode.tasks, run.plugin.inputs):
             if subtask.goal_type != "image":
@@ -312,7 +317,14 @@ def test_goat_goal_image_shows_the_goal_instance(
             )
             semantic = np.asarray(frame["semantic"]).reshape(frame["depth"].shape[:2])
             assert (semantic == int(subtask.object_id)).mean() > 0.01
-            assert np.array_equal(np.asarray(frame["rgb"])[..., :3], inputs["goal_image"].pixels)
+            picture = inputs["goal_image"]
+            assert np.array_equal(np.asarray(frame["rgb"])[..., :3], picture.pixels)
+            named = OracleImageMatcher(min_pixels=1).goal_instance(
+                picture.semantic, picture.camera_pose, scene
+            )
+            assert named == int(
+                subtask.object_id
+            )  # the picture's pose reaches the oracle, which names the goal
     finally:
         runner.close()
 

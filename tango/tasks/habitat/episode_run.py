@@ -39,6 +39,7 @@ from tango.trace.budget import Budget, call_budget_for
 from tango.trace.values import pose_entry
 from tango.trace.writer import Trace
 from tango.types.goals import GoalImage
+from tango.types.poses import quaternion_to_matrix
 
 GOALS_DIR = "goals"
 
@@ -137,13 +138,16 @@ class SimEpisode:
     def render_goal(
         self, camera_position: Point, rotation: Point, size: tuple[int, int], hfov: float
     ) -> GoalImage:
+        pose = np.eye(4)
+        pose[:3, :3] = quaternion_to_matrix(np.asarray(rotation, dtype=np.float64))
+        pose[:3, 3] = camera_position
         view = self.session.render_view(camera_position, rotation, size, hfov)
         if view is not None:
-            return GoalImage(view[0], hfov, view[1])
+            return GoalImage(view[0], hfov, view[1], pose)
         floor = np.asarray(camera_position, dtype=np.float64)
         floor[1] -= self.runner.sim_config.camera_height
         rgb, semantic = self.session.render_at(floor, rotation)
-        return GoalImage(rgb, self.runner.sim_config.hfov, semantic)
+        return GoalImage(rgb, self.runner.sim_config.hfov, semantic, pose)
 
     def save_picture(self, image: GoalImage, name: str) -> str | None:
         folder = self.ctx.run_dir / GOALS_DIR
