@@ -138,15 +138,13 @@ class SimEpisode:
     def render_goal(
         self, camera_position: Point, rotation: Point, size: tuple[int, int], hfov: float
     ) -> GoalImage:
-        pose = np.eye(4)
-        pose[:3, :3] = quaternion_to_matrix(np.asarray(rotation, dtype=np.float64))
-        pose[:3, 3] = camera_position
         view = self.session.render_view(camera_position, rotation, size, hfov)
         if view is not None:
-            return GoalImage(view[0], hfov, view[1], pose)
+            return GoalImage(view[0], hfov, view[1], _oracle_pose(view[1], camera_position, rotation))
         floor = np.asarray(camera_position, dtype=np.float64)
         floor[1] -= self.runner.sim_config.camera_height
         rgb, semantic = self.session.render_at(floor, rotation)
+        pose = _oracle_pose(semantic, camera_position, rotation)
         return GoalImage(rgb, self.runner.sim_config.hfov, semantic, pose)
 
     def save_picture(self, image: GoalImage, name: str) -> str | None:
@@ -247,3 +245,14 @@ class SimEpisode:
         obs = self.agent.obs
         layers = self.agent.topdown_layers(list(goals))
         self.ctx.frames.add(obs.rgb, obs.depth, render_topdown(layers), "episode end")
+
+
+def _oracle_pose(semantic: np.ndarray | None, position: Point, rotation: Point) -> np.ndarray | None:
+    """The goal render's 4x4 world-from-camera pose for oracle components, None when no oracle is configured
+    (no semantic frame was rendered): the pose says where the goal is, so only ground-truth readers get it."""
+    if semantic is None:
+        return None
+    pose = np.eye(4)
+    pose[:3, :3] = quaternion_to_matrix(np.asarray(rotation, dtype=np.float64))
+    pose[:3, 3] = position
+    return pose
