@@ -29,7 +29,7 @@ def trial_homes(overrides: dict[str, Any]) -> ApartmentConfig:
     fields = dict(overrides)
     clutter = fields.pop("clutter", None)
     homes = dataclasses.replace(ROOM_CHAIN_HOMES, **fields)
-    if isinstance(clutter, dict):
+    if clutter is not None:
         homes = dataclasses.replace(homes, clutter=ClutterConfig(**clutter))
     return homes
 

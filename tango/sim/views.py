@@ -13,7 +13,9 @@ from tango.sim.render import Frame, Renderer
 from tango.types.poses import quaternion_to_matrix
 
 
-def view_pose(position: Sequence[float], rotation_xyzw: Sequence[float]) -> np.ndarray:
+def view_pose(
+    position: Sequence[float] | np.ndarray, rotation_xyzw: Sequence[float] | np.ndarray
+) -> np.ndarray:
     """4x4 world-from-camera of a camera at `position` turned by a habitat quaternion [x, y, z, w] (-z ahead)."""
     pose = np.eye(4)
     pose[:3, :3] = quaternion_to_matrix(np.asarray(rotation_xyzw, dtype=np.float64))

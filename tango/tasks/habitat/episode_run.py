@@ -33,13 +33,13 @@ from tango.programs.generators.record import GenerationRecord
 from tango.programs.interpreter import Interpreter, RunResult
 from tango.programs.parser import Program
 from tango.sim.config import EmbeddedSimConfig
+from tango.sim.views import view_pose
 from tango.tasks.flow import HabitatTaskConfig, NavTaskConfig, Point
 from tango.tasks.measures import navigation_metrics
 from tango.trace.budget import Budget, call_budget_for
 from tango.trace.values import pose_entry
 from tango.trace.writer import Trace
 from tango.types.goals import GoalImage
-from tango.types.poses import quaternion_to_matrix
 
 GOALS_DIR = "goals"
 
@@ -140,12 +140,15 @@ class SimEpisode:
     ) -> GoalImage:
         view = self.session.render_view(camera_position, rotation, size, hfov)
         if view is not None:
-            return GoalImage(view[0], hfov, view[1], _oracle_pose(view[1], camera_position, rotation))
-        floor = np.asarray(camera_position, dtype=np.float64)
-        floor[1] -= self.runner.sim_config.camera_height
-        rgb, semantic = self.session.render_at(floor, rotation)
-        pose = _oracle_pose(semantic, camera_position, rotation)
-        return GoalImage(rgb, self.runner.sim_config.hfov, semantic, pose)
+            rgb, semantic = view
+        else:
+            floor = np.asarray(camera_position, dtype=np.float64)
+            floor[1] -= self.runner.sim_config.camera_height
+            rgb, semantic = self.session.render_at(floor, rotation)
+            hfov = self.runner.sim_config.hfov
+        # the pose says where the goal is: only oracle components, which get the semantic frame, get it too
+        pose = None if semantic is None else view_pose(camera_position, rotation)
+        return GoalImage(rgb, hfov, semantic, pose)
 
     def save_picture(self, image: GoalImage, name: str) -> str | None:
         folder = self.ctx.run_dir / GOALS_DIR
@@ -245,14 +248,3 @@ class SimEpisode:
         obs = self.agent.obs
         layers = self.agent.topdown_layers(list(goals))
         self.ctx.frames.add(obs.rgb, obs.depth, render_topdown(layers), "episode end")
-
-
-def _oracle_pose(semantic: np.ndarray | None, position: Point, rotation: Point) -> np.ndarray | None:
-    """The goal render's 4x4 world-from-camera pose for oracle components, None when no oracle is configured
-    (no semantic frame was rendered): the pose says where the goal is, so only ground-truth readers get it."""
-    if semantic is None:
-        return None
-    pose = np.eye(4)
-    pose[:3, :3] = quaternion_to_matrix(np.asarray(rotation, dtype=np.float64))
-    pose[:3, 3] = position
-    return pose
